@@ -1,0 +1,279 @@
+/*
+ * clothsim: real-time cloth simulation in C.
+ *
+ * The umbrella header: include this one. It brings in every other public header.
+ */
+#ifndef CLOTHSIM_CLOTHSIM_H
+#define CLOTHSIM_CLOTHSIM_H
+
+#include "base.h"
+#include "types.h"
+#include "colliders.h"
+#include "forces.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/**
+ * @defgroup lifecycle Lifecycle and status
+ * @brief Making and freeing a cloth, naming status codes.
+ *
+ * Threading: a cloth is not internally locked. Calls on one cloth must not
+ * overlap; distinct cloths may be used from distinct threads at once.
+ * @{
+ */
+
+/**
+ * A static English description of `status`, never NULL. Unknown values give
+ * "unknown status".
+ */
+CLOTH_API const char *cloth_status_string(cloth_status status);
+
+/**
+ * Fill `desc` with working defaults: a 32 x 32 grid with spacing 0.05 m lying
+ * in the horizontal plane (u = +x, v = +z) with particle (0, 0) at the origin,
+ * 0.01 kg per particle, the default allocator, and `struct_size` set. A NULL
+ * `desc` is ignored.
+ */
+CLOTH_API void cloth_grid_desc_init(cloth_grid_desc *desc);
+
+/**
+ * Build a grid cloth from `desc` and store the handle in `*out`.
+ *
+ * The new cloth is at rest, unpinned, with the default parameters:
+ * gravity (0, -9.81, 0) m/s^2, velocity damping 0.2 /s, stiffness 50 N
+ * (structural), 20 N (shear), 5 N (bend), spring damping 1 ms for every type,
+ * 16 substeps, 8 iterations, the explicit (symplectic) Euler integrator. These
+ * keep the default cloth stable at 60 Hz with every explicit integrator.
+ *
+ * @return ::CLOTH_ERR_INVALID_ARGUMENT for a NULL pointer, `rows` or `cols` of
+ *         0, `rows * cols < 2` or more than 2^26 particles, a spacing or mass that
+ *         is not finite and positive, a zero, non-finite or parallel axis, a
+ *         `struct_size` smaller than the first version of the struct, or an
+ *         allocator with only one hook; ::CLOTH_ERR_UNSUPPORTED for a
+ *         `struct_size` larger than this library knows;
+ *         ::CLOTH_ERR_OUT_OF_MEMORY if an allocation fails. On failure `*out`
+ *         is set to NULL when `out` is not NULL.
+ */
+CLOTH_API cloth_status cloth_create_grid(const cloth_grid_desc *desc, cloth_t **out);
+
+/** Free the cloth and everything it owns. NULL is a no-op. */
+CLOTH_API void cloth_destroy(cloth_t *cloth);
+
+/** @} */
+
+/**
+ * @defgroup params Parameters
+ * @brief Physical and numerical settings; each is validated and a refused
+ * value leaves the old one in place.
+ * @{
+ */
+
+/**
+ * Stiffness `k` of one spring family, in newtons: a spring of rest length L0
+ * stretched to length l pulls both ends toward each other with tension
+ * `T = k (l - L0) / L0` (seed 000), so k is the force that doubles a spring's
+ * length, whatever its rest length. `k` = 0 switches the family off.
+ *
+ * With the force-based integrators, stiffer springs need a smaller substep:
+ * see cloth_set_integrator() for the limits.
+ *
+ * @return ::CLOTH_ERR_INVALID_ARGUMENT for a NULL cloth, an unknown type, or a
+ *         `k` that is negative or not finite.
+ */
+CLOTH_API cloth_status cloth_set_stiffness(cloth_t *cloth, cloth_spring_type type, float k);
+
+/**
+ * Damping along the springs of one family, as a time constant `beta` in seconds:
+ * the tension becomes `T = k (e + beta de/dt)` where `e = (l - L0) / L0` is the
+ * strain. This is stiffness-proportional (Rayleigh) damping: a vibration of
+ * angular frequency w loses amplitude at the rate `beta w^2 / 2` per second, so
+ * it quiets the fast jitter of stiff springs and leaves slow swinging alone.
+ * Default 0.001 s. It is what makes the trapezoid integrator stable (see
+ * cloth_set_integrator()).
+ *
+ * @return ::CLOTH_ERR_INVALID_ARGUMENT for a NULL cloth, an unknown type, or a
+ *         `beta` that is negative or not finite.
+ */
+CLOTH_API cloth_status cloth_set_spring_damping(cloth_t *cloth, cloth_spring_type type, float beta);
+
+/**
+ * Gravity as an acceleration vector in m/s^2. Default (0, -9.81, 0).
+ * @return ::CLOTH_ERR_INVALID_ARGUMENT for NULL pointers or non-finite components.
+ */
+CLOTH_API cloth_status cloth_set_gravity(cloth_t *cloth, const float g[3]);
+
+/**
+ * Velocity damping as a rate per second: without other forces a velocity
+ * decays as `v(t) = v(0) exp(-rate t)`, whatever the substep count. Default 0.2.
+ * @return ::CLOTH_ERR_INVALID_ARGUMENT for a NULL cloth or a rate that is
+ *         negative or not finite.
+ */
+CLOTH_API cloth_status cloth_set_damping(cloth_t *cloth, float rate_per_second);
+
+/**
+ * Number of substeps each cloth_step() divides its `dt` into, 1 to 1024.
+ * Default 16. More substeps cost proportionally more and allow stiffer springs.
+ * @return ::CLOTH_ERR_INVALID_ARGUMENT for a NULL cloth or a count outside 1..1024.
+ */
+CLOTH_API cloth_status cloth_set_substeps(cloth_t *cloth, uint32_t substeps);
+
+/**
+ * Constraint iterations per substep for the position-based integrators,
+ * 1 to 1024. Default 8. The force-based integrators ignore it.
+ * @return ::CLOTH_ERR_INVALID_ARGUMENT for a NULL cloth or a count outside 1..1024.
+ */
+CLOTH_API cloth_status cloth_set_iterations(cloth_t *cloth, uint32_t iterations);
+
+/**
+ * Choose the time integrator. Switching keeps positions and velocities, so the
+ * motion goes on without a jump. In what follows h = dt / substeps, a is the
+ * acceleration from gravity, springs (with their damping) and hooks, c the
+ * velocity damping rate, beta the spring damping time and w_max the highest
+ * angular frequency of the springs. For a grid cloth of spacing s and particle
+ * mass m, `w_max^2 <= (8 / (m s)) (k_struct + k_shear / sqrt(2) + k_bend / 2)`
+ * (the defaults give about 1.07e6 /s^2).
+ *
+ * - ::CLOTH_INTEGRATOR_EXPLICIT_EULER, symplectic Euler (seed 002):
+ *   `v' = (v + a h) exp(-c h)`, `x' = x + v' h`. First order; without damping
+ *   it neither gains nor loses energy on average. Stable when
+ *   `w_max^2 h (h + 2 beta) <= 4`.
+ * - ::CLOTH_INTEGRATOR_TRAPEZOID (seed 000): `v' = (v + a h) exp(-c h)`,
+ *   `x' = x + (v + v') h / 2`. Exact for constant acceleration (free fall),
+ *   but not symplectic: undamped, every vibration's energy grows by the factor
+ *   `1 + (w h)^2 / 2` per substep, so it needs damping to be stable. With
+ *   spring damping it is stable when `h <= 2 beta` and `w_max^2 h beta <= 2`;
+ *   with velocity damping alone it needs `c >= ln(1 + (w_max h)^2 / 2) / h`,
+ *   which damps everything, so keep beta >= h / 2.
+ * - ::CLOTH_INTEGRATOR_VERLET, position Verlet with drag (seed 001):
+ *   `x' = x + exp(-c h) (x - x_prev) + a h^2`. The state is kept in velocity
+ *   form (`x_prev = x - v h`, `v' = (x' - x) / h`) so that dt may change between
+ *   steps; it then differs from symplectic Euler only in where the drag acts,
+ *   and has the same limit `w_max^2 h (h + 2 beta) <= 4`.
+ * - ::CLOTH_INTEGRATOR_PBD, ::CLOTH_INTEGRATOR_SEMIRIGID: not yet available.
+ *
+ * @return ::CLOTH_ERR_INVALID_ARGUMENT for a NULL cloth or an unknown kind;
+ *         ::CLOTH_ERR_UNSUPPORTED for a kind this version does not implement.
+ */
+CLOTH_API cloth_status cloth_set_integrator(cloth_t *cloth, cloth_integrator kind);
+
+/** @} */
+
+/**
+ * @defgroup stepping Stepping
+ * @{
+ */
+
+/**
+ * Advance the cloth by `dt` seconds in `substeps` equal substeps. Each
+ * substep: gravity, wind and hooks; the integrator; pinned particles moved
+ * along their targets; colliders.
+ *
+ * If any position or velocity becomes NaN or infinite, the state from before
+ * the call is restored (time included) and ::CLOTH_ERR_UNSTABLE is returned:
+ * lower `dt`, raise the substeps or soften the springs.
+ *
+ * @return ::CLOTH_ERR_INVALID_ARGUMENT for a NULL cloth or a `dt` that is not
+ *         finite or not in (0, 1]; ::CLOTH_ERR_UNSTABLE as above.
+ */
+CLOTH_API cloth_status cloth_step(cloth_t *cloth, float dt);
+
+/** @} */
+
+/**
+ * @defgroup state State access
+ * @brief Sizes and strided copies in and out of the host's buffers.
+ *
+ * Vertex data is `float` xyz, one record every `stride_bytes` bytes; 0 means
+ * packed (12). A non-zero stride must be a multiple of 4 and at least 12. Only
+ * the first 12 bytes of each record are read or written; padding is never
+ * touched. Strided copies are refused with ::CLOTH_ERR_INVALID_ARGUMENT for a
+ * NULL cloth or buffer or a bad stride.
+ * @{
+ */
+
+/** Number of particles; 0 for a NULL cloth. */
+CLOTH_API uint32_t cloth_particle_count(const cloth_t *cloth);
+
+/**
+ * Number of render triangles: `2 (rows - 1) (cols - 1)` for a grid (0 for a
+ * single row or column). 0 for a NULL cloth.
+ */
+CLOTH_API uint32_t cloth_triangle_count(const cloth_t *cloth);
+
+/** Copy every particle's position (metres) into `dst`. */
+CLOTH_API cloth_status cloth_get_positions(const cloth_t *cloth, float *dst, size_t stride_bytes);
+
+/**
+ * Write a unit normal per particle into `dst`: the area-weighted sum of the
+ * normals of the triangles around it, normalised. Triangles are wound
+ * counter-clockwise seen from the side their normal points to, which for a
+ * grid is the side `v_axis x u_axis` faces at creation (+y for the default
+ * horizontal grid). A particle with no triangle of non-zero area around it gets
+ * that creation-time direction.
+ */
+CLOTH_API cloth_status cloth_get_normals(const cloth_t *cloth, float *dst, size_t stride_bytes);
+
+/**
+ * Write the render index buffer, `3 * cloth_triangle_count()` indices. Grid
+ * quad (r, c) gives the triangles (i, i + cols, i + 1) and
+ * (i + 1, i + cols, i + cols + 1) with `i = r * cols + c`.
+ * @return ::CLOTH_ERR_INVALID_ARGUMENT for a NULL cloth or `dst`.
+ */
+CLOTH_API cloth_status cloth_get_triangles(const cloth_t *cloth, uint32_t *dst);
+
+/**
+ * Overwrite every particle's position from `src`. All values must be finite or
+ * nothing is changed (::CLOTH_ERR_INVALID_ARGUMENT). Pinned particles move too,
+ * and go back along their targets during the next step.
+ */
+CLOTH_API cloth_status cloth_set_positions(cloth_t *cloth, const float *src, size_t stride_bytes);
+
+/** Copy every particle's velocity (m/s) into `dst`. */
+CLOTH_API cloth_status cloth_get_velocities(const cloth_t *cloth, float *dst, size_t stride_bytes);
+
+/**
+ * Overwrite every particle's velocity from `src`. All values must be finite or
+ * nothing is changed. A pinned particle's velocity is replaced by the motion of
+ * its target at the next step.
+ */
+CLOTH_API cloth_status cloth_set_velocities(cloth_t *cloth, const float *src, size_t stride_bytes);
+
+/** @} */
+
+/**
+ * @defgroup pins Pins
+ * @brief Particles held at (movable) targets.
+ * @{
+ */
+
+/**
+ * Pin particle `index` to `target` (metres), or where it is now if `target` is
+ * NULL. A pinned particle has infinite mass: forces do not move it. During the
+ * next step it travels in a straight line from where it is to the target,
+ * reaching it exactly at the end of the step, and its velocity is that motion.
+ * Pinning a pinned particle again only changes its target, so calling this
+ * every frame moves a pin smoothly.
+ *
+ * @return ::CLOTH_ERR_INVALID_ARGUMENT for a NULL cloth or a non-finite target;
+ *         ::CLOTH_ERR_OUT_OF_RANGE for an index >= cloth_particle_count();
+ *         ::CLOTH_ERR_OUT_OF_MEMORY if the pin table cannot grow.
+ */
+CLOTH_API cloth_status cloth_pin(cloth_t *cloth, uint32_t index, const float target[3]);
+
+/**
+ * Release particle `index`: it keeps its position and velocity and is moved by
+ * forces again. Unpinning a free particle does nothing and returns ::CLOTH_OK.
+ * @return ::CLOTH_ERR_INVALID_ARGUMENT for a NULL cloth;
+ *         ::CLOTH_ERR_OUT_OF_RANGE for an index >= cloth_particle_count().
+ */
+CLOTH_API cloth_status cloth_unpin(cloth_t *cloth, uint32_t index);
+
+/** @} */
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* CLOTHSIM_CLOTHSIM_H */

@@ -1,0 +1,116 @@
+/*
+ * clothsim: handles, status codes, enums, description structs and callback types.
+ */
+#ifndef CLOTHSIM_TYPES_H
+#define CLOTHSIM_TYPES_H
+
+#include "base.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/**
+ * @defgroup types Types: handles, status codes, enums, descs
+ * @brief The plain data that crosses the API.
+ *
+ * Every enum carries a `..._FORCE32` constant so that it is 32 bits wide on
+ * every compiler, which binding generators rely on; never pass that constant.
+ * @{
+ */
+
+/** A cloth: opaque; made by cloth_create_grid(), freed by cloth_destroy(). */
+typedef struct cloth cloth_t;
+
+/** A collider's id within its cloth (see colliders.h). */
+typedef uint32_t cloth_collider_id;
+
+/**
+ * Result of every call that can fail. ::CLOTH_OK is zero; cloth_status_string()
+ * names each code. A call that returns anything but ::CLOTH_OK has changed
+ * nothing, except where its documentation says otherwise.
+ */
+typedef enum cloth_status {
+    CLOTH_OK = 0,                 /**< success */
+    CLOTH_ERR_INVALID_ARGUMENT,   /**< NULL, NaN, Inf, a value outside its documented range */
+    CLOTH_ERR_OUT_OF_MEMORY,      /**< an allocation failed; nothing was changed */
+    CLOTH_ERR_OUT_OF_RANGE,       /**< an index or id that does not name anything in this cloth */
+    CLOTH_ERR_UNSTABLE,           /**< the step produced a non-finite value; the state before it was kept */
+    CLOTH_ERR_UNSUPPORTED,        /**< not available in this build, for this cloth, or not yet */
+    CLOTH_STATUS_FORCE32 = 0x7fffffff
+} cloth_status;
+
+/**
+ * The time integrators. Each is documented with its update equations and
+ * stability limit at cloth_set_integrator(). h is the substep, `dt / substeps`.
+ */
+typedef enum cloth_integrator {
+    /** Symplectic Euler: `v += a h; v *= exp(-c h); x += v h`. The default. */
+    CLOTH_INTEGRATOR_EXPLICIT_EULER = 0,
+    /** Seed 000's trapezoid rule: `v' = (v + a h) exp(-c h); x += (v + v') h / 2`. Not symplectic. */
+    CLOTH_INTEGRATOR_TRAPEZOID = 1,
+    /** Position Verlet with drag: `x' = x + exp(-c h) (x - x_prev) + a h^2`. */
+    CLOTH_INTEGRATOR_VERLET = 2,
+    /** Position-based dynamics with Jacobi strain limiting (not yet available). */
+    CLOTH_INTEGRATOR_PBD = 3,
+    /** Semi-rigid curtain model (not yet available). */
+    CLOTH_INTEGRATOR_SEMIRIGID = 4,
+    CLOTH_INTEGRATOR_FORCE32 = 0x7fffffff
+} cloth_integrator;
+
+/**
+ * The spring families of a grid cloth (seed 000). A particle at (r, c) is
+ * joined to (r, c+1) and (r+1, c) by structural springs, to (r+1, c+1) and
+ * (r+1, c-1) by shear springs, and to (r, c+2) and (r+2, c) by bend springs.
+ */
+typedef enum cloth_spring_type {
+    CLOTH_SPRING_STRUCTURAL = 0,
+    CLOTH_SPRING_SHEAR = 1,
+    CLOTH_SPRING_BEND = 2,
+    CLOTH_SPRING_FORCE32 = 0x7fffffff
+} cloth_spring_type;
+
+/**
+ * How to build a rectangular grid cloth. Fill it with cloth_grid_desc_init(),
+ * then change what you need.
+ *
+ * Particle (r, c), with index `r * cols + c`, starts at
+ * `origin + c * spacing * u_axis + r * spacing * v_axis`. `u_axis` and
+ * `v_axis` must be finite and non-zero; they are normalised, and need not be
+ * orthogonal, but must not be parallel.
+ *
+ * Forward compatibility: fields are only ever added after `struct_size`, and
+ * cloth_grid_desc_init() sets `struct_size` to the size the program was built
+ * with. A library reading a smaller struct uses defaults for the fields the
+ * program does not have; a struct larger than the library knows is refused
+ * with ::CLOTH_ERR_UNSUPPORTED (the library is older than the header).
+ */
+typedef struct cloth_grid_desc {
+    uint32_t rows, cols;      /**< particles per column and per row; >= 1 each, rows * cols >= 2. Default 32 x 32 */
+    float spacing;            /**< structural rest length in metres, > 0. Default 0.05 */
+    float origin[3];          /**< position of particle (0, 0), metres. Default (0, 0, 0) */
+    float u_axis[3];          /**< direction columns advance along. Default +x */
+    float v_axis[3];          /**< direction rows advance along. Default +z */
+    float particle_mass;      /**< kilograms per particle, > 0. Default 0.01 */
+    uint32_t struct_size;     /**< sizeof(cloth_grid_desc), set by cloth_grid_desc_init() */
+    /** Memory hooks, copied at creation; NULL uses malloc/free. */
+    const cloth_allocator *allocator;
+} cloth_grid_desc;
+
+/**
+ * Wind hook: called once per substep, before the integrator runs, on the thread
+ * that called cloth_step(). It receives the simulated time in seconds, the
+ * particle count and the positions (xyz packed, `3 * count` floats), and
+ * writes the air velocity in m/s at each particle into `wind_velocity` (xyz
+ * packed). It must not call back into the cloth.
+ */
+typedef void (*cloth_wind_fn)(void *user, float time, uint32_t count,
+                              const float *positions, float *wind_velocity);
+
+/** @} */
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* CLOTHSIM_TYPES_H */

@@ -1,0 +1,86 @@
+/*
+ * Parameter setters. Each validates its arguments and leaves the old value in
+ * place when it refuses one.
+ */
+#include "cloth_internal.h"
+
+static bool valid_type(cloth_spring_type type)
+{
+    return (int)type >= 0 && (int)type < CLOTH_SPRING_TYPES;
+}
+
+static bool non_negative(float value)
+{
+    return value >= 0.0f && isfinite(value);
+}
+
+cloth_status cloth_set_stiffness(cloth_t *cloth, cloth_spring_type type, float k)
+{
+    if (cloth == NULL || !valid_type(type) || !non_negative(k)) {
+        return CLOTH_ERR_INVALID_ARGUMENT;
+    }
+    cloth->stiffness[type] = k;
+    return CLOTH_OK;
+}
+
+cloth_status cloth_set_spring_damping(cloth_t *cloth, cloth_spring_type type, float beta)
+{
+    if (cloth == NULL || !valid_type(type) || !non_negative(beta)) {
+        return CLOTH_ERR_INVALID_ARGUMENT;
+    }
+    cloth->spring_damping[type] = beta;
+    return CLOTH_OK;
+}
+
+cloth_status cloth_set_gravity(cloth_t *cloth, const float g[3])
+{
+    if (cloth == NULL || g == NULL || !cloth_finite3(g)) {
+        return CLOTH_ERR_INVALID_ARGUMENT;
+    }
+    for (int k = 0; k < 3; ++k) {
+        cloth->gravity[k] = g[k];
+    }
+    return CLOTH_OK;
+}
+
+cloth_status cloth_set_damping(cloth_t *cloth, float rate_per_second)
+{
+    if (cloth == NULL || !non_negative(rate_per_second)) {
+        return CLOTH_ERR_INVALID_ARGUMENT;
+    }
+    cloth->damping = rate_per_second;
+    return CLOTH_OK;
+}
+
+cloth_status cloth_set_substeps(cloth_t *cloth, uint32_t substeps)
+{
+    if (cloth == NULL || substeps < 1u || substeps > CLOTH_MAX_SUBSTEPS) {
+        return CLOTH_ERR_INVALID_ARGUMENT;
+    }
+    cloth->substeps = substeps;
+    return CLOTH_OK;
+}
+
+cloth_status cloth_set_iterations(cloth_t *cloth, uint32_t iterations)
+{
+    if (cloth == NULL || iterations < 1u || iterations > CLOTH_MAX_ITERATIONS) {
+        return CLOTH_ERR_INVALID_ARGUMENT;
+    }
+    cloth->iterations = iterations;
+    return CLOTH_OK;
+}
+
+cloth_status cloth_set_integrator(cloth_t *cloth, cloth_integrator kind)
+{
+    if (cloth == NULL || (int)kind < 0 || (int)kind > (int)CLOTH_INTEGRATOR_SEMIRIGID) {
+        return CLOTH_ERR_INVALID_ARGUMENT;
+    }
+    const cloth_integrator_ops *ops = cloth_integrator_lookup(kind);
+    if (ops == NULL) {
+        return CLOTH_ERR_UNSUPPORTED;
+    }
+    /* Velocity is every integrator's state, so nothing needs converting. */
+    cloth->integrator = kind;
+    cloth->ops = ops;
+    return CLOTH_OK;
+}

@@ -1,0 +1,64 @@
+/*
+ * Every allocation of the library goes through here, so that the host's hooks
+ * see all of it and arrays come back aligned for SIMD.
+ */
+#include "cloth_internal.h"
+
+#include <stdlib.h>
+
+#if defined(_WIN32)
+#include <malloc.h>
+#endif
+
+static void *default_alloc(void *user, size_t size, size_t alignment)
+{
+    (void)user;
+    /* aligned_alloc wants a size that is a multiple of the alignment */
+    size_t rounded = (size + alignment - 1u) / alignment * alignment;
+    if (rounded < size) {
+        return NULL;
+    }
+#if defined(_WIN32)
+    return _aligned_malloc(rounded, alignment);
+#else
+    return aligned_alloc(alignment, rounded);
+#endif
+}
+
+static void default_free(void *user, void *ptr, size_t size)
+{
+    (void)user;
+    (void)size;
+#if defined(_WIN32)
+    _aligned_free(ptr);
+#else
+    free(ptr);
+#endif
+}
+
+void cloth_allocator_default(cloth_allocator *out)
+{
+    out->alloc = default_alloc;
+    out->free = default_free;
+    out->user = NULL;
+}
+
+bool cloth_allocator_valid(const cloth_allocator *a)
+{
+    return a == NULL || ((a->alloc != NULL) == (a->free != NULL));
+}
+
+void *cloth_mem_alloc(const cloth_allocator *a, size_t size)
+{
+    if (size == 0) {
+        size = 1;
+    }
+    return a->alloc(a->user, size, CLOTH_ALIGN);
+}
+
+void cloth_mem_free(const cloth_allocator *a, void *ptr, size_t size)
+{
+    if (ptr != NULL) {
+        a->free(a->user, ptr, size);
+    }
+}
