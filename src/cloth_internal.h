@@ -154,6 +154,25 @@ static inline bool cloth_finite3(const float v[3])
     return isfinite(v[0]) && isfinite(v[1]) && isfinite(v[2]);
 }
 
+/* Corners of render triangle t, wound as cloth_get_triangles() documents.
+ * Grids derive them from the quad; every triangle-based pass (normals, wind)
+ * goes through here so mesh cloths can plug in their index list. */
+static inline void cloth_triangle(const cloth_t *cloth, uint32_t t, uint32_t out[3])
+{
+    const uint32_t cols = cloth->cols;
+    const uint32_t quad = t >> 1, r = quad / (cols - 1u), c = quad % (cols - 1u);
+    const uint32_t i = r * cols + c;
+    if ((t & 1u) == 0u) {
+        out[0] = i;
+        out[1] = i + cols;
+        out[2] = i + 1u;
+    } else {
+        out[0] = i + 1u;
+        out[1] = i + cols;
+        out[2] = i + cols + 1u;
+    }
+}
+
 /* Unit vector of `in` into `out`; false for a zero or non-finite vector.
  * The length is taken in double so that huge or tiny inputs do not
  * overflow or underflow on the way. */

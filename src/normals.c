@@ -20,33 +20,24 @@ cloth_status cloth_get_triangles(const cloth_t *cloth, uint32_t *dst)
     if (cloth == NULL || dst == NULL) {
         return CLOTH_ERR_INVALID_ARGUMENT;
     }
-    const uint32_t cols = cloth->cols;
-    for (uint32_t r = 0; r + 1u < cloth->rows; ++r) {
-        for (uint32_t c = 0; c + 1u < cols; ++c) {
-            uint32_t i = r * cols + c;
-            *dst++ = i;
-            *dst++ = i + cols;
-            *dst++ = i + 1u;
-            *dst++ = i + 1u;
-            *dst++ = i + cols;
-            *dst++ = i + cols + 1u;
-        }
+    const uint32_t n = cloth_triangle_count(cloth);
+    for (uint32_t t = 0; t < n; ++t) {
+        cloth_triangle(cloth, t, dst + 3u * t);
     }
     return CLOTH_OK;
 }
 
 /* Add the cross product (b - a) x (c - a) of triangle (a, b, c) to the
  * normals of its three corners; `stride` is in floats. */
-static void add_triangle(const cloth_t *cloth, float *n, size_t stride, uint32_t a, uint32_t b,
-                         uint32_t c)
+static void add_triangle(const cloth_t *cloth, float *n, size_t stride, const uint32_t v[3])
 {
+    const uint32_t a = v[0], b = v[1], c = v[2];
     const float *x = cloth->p.x, *y = cloth->p.y, *z = cloth->p.z;
     float e1x = x[b] - x[a], e1y = y[b] - y[a], e1z = z[b] - z[a];
     float e2x = x[c] - x[a], e2y = y[c] - y[a], e2z = z[c] - z[a];
     float cx = e1y * e2z - e1z * e2y;
     float cy = e1z * e2x - e1x * e2z;
     float cz = e1x * e2y - e1y * e2x;
-    const uint32_t v[3] = {a, b, c};
     for (int k = 0; k < 3; ++k) {
         float *o = n + stride * v[k];
         o[0] += cx;
@@ -82,16 +73,14 @@ cloth_status cloth_get_normals(const cloth_t *cloth, float *dst, size_t stride_b
     /* Accumulate straight into the host's buffer: no scratch memory, and the
      * padding between records is never touched. */
     const size_t stride = stride_bytes == 0u ? 3u : stride_bytes / sizeof(float);
-    const uint32_t cols = cloth->cols;
     for (uint32_t i = 0; i < cloth->count; ++i) {
         memset(dst + stride * i, 0, 3u * sizeof(float));
     }
-    for (uint32_t r = 0; r + 1u < cloth->rows; ++r) {
-        for (uint32_t c = 0; c + 1u < cols; ++c) {
-            uint32_t i = r * cols + c;
-            add_triangle(cloth, dst, stride, i, i + cols, i + 1u);
-            add_triangle(cloth, dst, stride, i + 1u, i + cols, i + cols + 1u);
-        }
+    const uint32_t n = cloth_triangle_count(cloth);
+    for (uint32_t t = 0; t < n; ++t) {
+        uint32_t v[3];
+        cloth_triangle(cloth, t, v);
+        add_triangle(cloth, dst, stride, v);
     }
     for (uint32_t i = 0; i < cloth->count; ++i) {
         normalise_or(dst + stride * i, cloth->fallback_normal);
