@@ -7,9 +7,6 @@
 
 #include <string.h>
 
-/* The particle arrays, in the order they are laid out in the one block. */
-enum { ARRAYS_PER_PARTICLE = 16 };
-
 static void cross(const float a[3], const float b[3], float out[3])
 {
     out[0] = a[1] * b[2] - a[2] * b[1];
@@ -19,6 +16,9 @@ static void cross(const float a[3], const float b[3], float out[3])
 
 static cloth_status validate(const cloth_grid_desc *d, float u[3], float v[3])
 {
+    if (d->neighbours != 12u && d->neighbours != 24u) {
+        return CLOTH_ERR_INVALID_ARGUMENT;
+    }
     if (d->rows == 0u || d->cols == 0u) {
         return CLOTH_ERR_INVALID_ARGUMENT;
     }
@@ -49,29 +49,6 @@ static cloth_status validate(const cloth_grid_desc *d, float u[3], float v[3])
     return CLOTH_OK;
 }
 
-static cloth_status allocate(cloth_t *cloth, uint32_t count)
-{
-    /* each array padded to a whole number of SIMD lanes */
-    size_t lanes = CLOTH_ALIGN / sizeof(float);
-    size_t stride = ((size_t)count + lanes - 1u) / lanes * lanes;
-    size_t bytes = stride * sizeof(float) * ARRAYS_PER_PARTICLE;
-    float *block = cloth_mem_alloc(&cloth->alloc, bytes);
-    if (block == NULL) {
-        return CLOTH_ERR_OUT_OF_MEMORY;
-    }
-    memset(block, 0, bytes);
-    cloth->block = block;
-    cloth->block_bytes = bytes;
-    float **arrays[ARRAYS_PER_PARTICLE] = {
-        &cloth->p.x,  &cloth->p.y,  &cloth->p.z,  &cloth->p.vx,  &cloth->p.vy,  &cloth->p.vz,
-        &cloth->p.fx, &cloth->p.fy, &cloth->p.fz, &cloth->p.w,   &cloth->p.sx,  &cloth->p.sy,
-        &cloth->p.sz, &cloth->p.svx, &cloth->p.svy, &cloth->p.svz};
-    for (size_t a = 0; a < ARRAYS_PER_PARTICLE; ++a) {
-        *arrays[a] = block + a * stride;
-    }
-    return CLOTH_OK;
-}
-
 cloth_status cloth_build_grid(cloth_t *cloth, const cloth_grid_desc *d)
 {
     float u[3], v[3];
@@ -80,11 +57,11 @@ cloth_status cloth_build_grid(cloth_t *cloth, const cloth_grid_desc *d)
         return s;
     }
     uint32_t count = d->rows * d->cols;
-    s = allocate(cloth, count);
+    s = cloth_alloc_particles(cloth, count);
     if (s != CLOTH_OK) {
         return s;
     }
-    cloth->count = count;
+    cloth->family_count = d->neighbours == 24u ? 12u : 6u;
     cloth->rows = d->rows;
     cloth->cols = d->cols;
     cloth_springs_rest(cloth, u, v, d->spacing);

@@ -15,6 +15,8 @@ static const float default_spring_damping = 0.001f;
 static const float default_damping = 0.2f;
 static const uint32_t default_substeps = 16u;
 static const uint32_t default_iterations = 8u;
+static const float default_constraint_stiffness[CLOTH_SPRING_TYPES] = {1.0f, 1.0f, 0.2f};
+static const float default_jacobi_weight = 0.2f; /* seed 004 */
 
 void cloth_grid_desc_init(cloth_grid_desc *desc)
 {
@@ -30,6 +32,7 @@ void cloth_grid_desc_init(cloth_grid_desc *desc)
     desc->particle_mass = 0.01f;
     desc->struct_size = (uint32_t)sizeof *desc;
     desc->allocator = NULL;
+    desc->neighbours = 12u;
 }
 
 static void set_default_params(cloth_t *cloth)
@@ -41,12 +44,83 @@ static void set_default_params(cloth_t *cloth)
     for (int t = 0; t < CLOTH_SPRING_TYPES; ++t) {
         cloth->stiffness[t] = default_stiffness[t];
         cloth->spring_damping[t] = default_spring_damping;
+        cloth->constraint_stiffness[t] = default_constraint_stiffness[t];
     }
+    cloth->jacobi_weight = default_jacobi_weight;
     cloth->substeps = default_substeps;
     cloth->iterations = default_iterations;
-    cloth->integrator = CLOTH_INTEGRATOR_EXPLICIT_EULER;
-    cloth->ops = cloth_integrator_lookup(cloth->integrator);
     cloth->next_collider_id = 1u;
+}
+
+cloth_status cloth_create_common(const cloth_allocator *hooks, cloth_t **out)
+{
+    if (!cloth_allocator_valid(hooks)) {
+        return CLOTH_ERR_INVALID_ARGUMENT;
+    }
+    cloth_allocator alloc;
+    if (hooks != NULL && hooks->alloc != NULL) {
+        alloc = *hooks;
+    } else {
+        cloth_allocator_default(&alloc);
+    }
+    cloth_t *cloth = cloth_mem_alloc(&alloc, sizeof *cloth);
+    if (cloth == NULL) {
+        return CLOTH_ERR_OUT_OF_MEMORY;
+    }
+    memset(cloth, 0, sizeof *cloth);
+    cloth->alloc = alloc;
+    set_default_params(cloth);
+    *out = cloth;
+    return CLOTH_OK;
+}
+
+/* The particle arrays live in one block, each padded to whole SIMD lanes. */
+enum { ARRAYS_PER_PARTICLE = 16 };
+
+cloth_status cloth_alloc_particles(cloth_t *cloth, uint32_t count)
+{
+    size_t lanes = CLOTH_ALIGN / sizeof(float);
+    size_t stride = ((size_t)count + lanes - 1u) / lanes * lanes;
+    size_t bytes = stride * sizeof(float) * ARRAYS_PER_PARTICLE;
+    float *block = cloth_mem_alloc(&cloth->alloc, bytes);
+    if (block == NULL) {
+        return CLOTH_ERR_OUT_OF_MEMORY;
+    }
+    memset(block, 0, bytes);
+    cloth->block = block;
+    cloth->block_bytes = bytes;
+    cloth->count = count;
+    float **arrays[ARRAYS_PER_PARTICLE] = {
+        &cloth->p.x,  &cloth->p.y,  &cloth->p.z,   &cloth->p.vx,  &cloth->p.vy,  &cloth->p.vz,
+        &cloth->p.fx, &cloth->p.fy, &cloth->p.fz,  &cloth->p.w,   &cloth->p.sx,  &cloth->p.sy,
+        &cloth->p.sz, &cloth->p.svx, &cloth->p.svy, &cloth->p.svz};
+    for (size_t a = 0; a < ARRAYS_PER_PARTICLE; ++a) {
+        *arrays[a] = block + a * stride;
+    }
+    return CLOTH_OK;
+}
+
+/* Shared tail of both builders: install the default integrator. */
+static cloth_status finish_create(cloth_t *cloth, cloth_status built, cloth_t **out)
+{
+    if (built == CLOTH_OK) {
+        built = cloth_set_integrator(cloth, CLOTH_INTEGRATOR_EXPLICIT_EULER);
+    }
+    if (built != CLOTH_OK) {
+        cloth_destroy(cloth);
+        return built;
+    }
+    *out = cloth;
+    return CLOTH_OK;
+}
+
+/* Desc versions: only one exists so far, so its size must match. */
+static cloth_status check_struct_size(uint32_t given, size_t known)
+{
+    if (given < known) {
+        return CLOTH_ERR_INVALID_ARGUMENT;
+    }
+    return given > known ? CLOTH_ERR_UNSUPPORTED : CLOTH_OK;
 }
 
 cloth_status cloth_create_grid(const cloth_grid_desc *desc, cloth_t **out)
@@ -58,39 +132,47 @@ cloth_status cloth_create_grid(const cloth_grid_desc *desc, cloth_t **out)
     if (desc == NULL) {
         return CLOTH_ERR_INVALID_ARGUMENT;
     }
-    /* Only one version of the desc exists so far, so its size must match. */
-    if (desc->struct_size < sizeof(cloth_grid_desc)) {
-        return CLOTH_ERR_INVALID_ARGUMENT;
-    }
-    if (desc->struct_size > sizeof(cloth_grid_desc)) {
-        return CLOTH_ERR_UNSUPPORTED;
-    }
-    if (!cloth_allocator_valid(desc->allocator)) {
-        return CLOTH_ERR_INVALID_ARGUMENT;
-    }
-
-    cloth_allocator alloc;
-    if (desc->allocator != NULL && desc->allocator->alloc != NULL) {
-        alloc = *desc->allocator;
-    } else {
-        cloth_allocator_default(&alloc);
-    }
-
-    cloth_t *cloth = cloth_mem_alloc(&alloc, sizeof *cloth);
-    if (cloth == NULL) {
-        return CLOTH_ERR_OUT_OF_MEMORY;
-    }
-    memset(cloth, 0, sizeof *cloth);
-    cloth->alloc = alloc;
-    set_default_params(cloth);
-
-    cloth_status s = cloth_build_grid(cloth, desc);
+    cloth_status s = check_struct_size(desc->struct_size, sizeof *desc);
     if (s != CLOTH_OK) {
-        cloth_destroy(cloth);
         return s;
     }
-    *out = cloth;
-    return CLOTH_OK;
+    cloth_t *cloth = NULL;
+    s = cloth_create_common(desc->allocator, &cloth);
+    if (s != CLOTH_OK) {
+        return s;
+    }
+    return finish_create(cloth, cloth_build_grid(cloth, desc), out);
+}
+
+void cloth_mesh_desc_init(cloth_mesh_desc *desc)
+{
+    if (desc == NULL) {
+        return;
+    }
+    memset(desc, 0, sizeof *desc);
+    desc->particle_mass = 0.01f;
+    desc->struct_size = (uint32_t)sizeof *desc;
+}
+
+cloth_status cloth_create_mesh(const cloth_mesh_desc *desc, cloth_t **out)
+{
+    if (out == NULL) {
+        return CLOTH_ERR_INVALID_ARGUMENT;
+    }
+    *out = NULL;
+    if (desc == NULL) {
+        return CLOTH_ERR_INVALID_ARGUMENT;
+    }
+    cloth_status s = check_struct_size(desc->struct_size, sizeof *desc);
+    if (s != CLOTH_OK) {
+        return s;
+    }
+    cloth_t *cloth = NULL;
+    s = cloth_create_common(desc->allocator, &cloth);
+    if (s != CLOTH_OK) {
+        return s;
+    }
+    return finish_create(cloth, cloth_build_mesh(cloth, desc), out);
 }
 
 void cloth_destroy(cloth_t *cloth)
@@ -99,6 +181,8 @@ void cloth_destroy(cloth_t *cloth)
         return;
     }
     cloth_allocator alloc = cloth->alloc;
+    cloth_integrator_release(cloth);
+    cloth_mesh_free(cloth);
     cloth_pins_free(cloth);
     cloth_colliders_free(cloth);
     cloth_mem_free(&alloc, cloth->block, cloth->block_bytes);

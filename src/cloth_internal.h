@@ -17,8 +17,8 @@
 #define CLOTH_MAX_SUBSTEPS 1024u
 #define CLOTH_MAX_ITERATIONS 1024u
 #define CLOTH_SPRING_TYPES 3
-/* structural right/down, shear down-right/down-left, bend right/down */
-#define CLOTH_GRID_FAMILIES 6
+/* seed 000's 6 families, then seed 002's 6 wider ones */
+#define CLOTH_GRID_FAMILIES 12
 
 /* Per-particle state as structure of arrays, each array CLOTH_ALIGN-aligned.
  * Velocity is the canonical second state variable for every integrator, so
@@ -56,23 +56,6 @@ typedef struct cloth_collider {
     float thickness; /* extra distance kept from the surface, m */
 } cloth_collider;
 
-/* The view an integrator steps: the state arrays, the forces accumulated for
- * this substep, and the parameters it needs. The integrator never sees
- * colliders, pins or hooks; the step owns their order. */
-typedef struct cloth_view {
-    uint32_t count;
-    float *x, *y, *z, *vx, *vy, *vz;
-    const float *fx, *fy, *fz, *w;
-    float gravity[3];
-    float h;              /* substep, s */
-    float velocity_decay; /* exp(-damping * h), precomputed once per step */
-} cloth_view;
-
-typedef struct cloth_integrator_ops {
-    const char *name;
-    void (*step)(const cloth_view *view);
-} cloth_integrator_ops;
-
 struct cloth {
     cloth_allocator alloc;
     void *block;        /* the one allocation holding every particle array */
@@ -81,17 +64,34 @@ struct cloth {
     uint32_t count, rows, cols;
     float fallback_normal[3]; /* v_axis x u_axis at creation */
 
+    /* Topology. A grid (tris == NULL) derives its springs from the stencil
+     * families and its triangles from its quads; a mesh lists both. */
+    uint32_t family_count;               /* 6 or 12 stencil families in use */
+    uint32_t *tris;                      /* mesh: 3 indices per triangle */
+    uint32_t tri_count;
+    uint32_t *spring_ij;                 /* mesh: 2 indices per spring, sorted by type */
+    float *spring_rest;
+    uint32_t spring_count;
+    uint32_t type_begin[CLOTH_SPRING_TYPES + 1]; /* mesh springs of type t: [type_begin[t], type_begin[t+1]) */
+
     /* parameters */
     float gravity[3];
     float damping;                          /* per second */
     float stiffness[CLOTH_SPRING_TYPES];    /* N */
     float spring_damping[CLOTH_SPRING_TYPES]; /* s */
     float family_rest[CLOTH_GRID_FAMILIES]; /* rest length per stencil family, m */
+    float constraint_stiffness[CLOTH_SPRING_TYPES]; /* PBD, [0, 1] */
+    float jacobi_weight;                            /* PBD */
     uint32_t substeps, iterations;
-    cloth_integrator integrator;
-    const cloth_integrator_ops *ops;
 
-    double time; /* simulated seconds; double so it does not stall after hours */
+    /* the integrator in use: a built-in's table or the host's */
+    cloth_integrator integrator;
+    const cloth_integrator_vtable *integ;
+    void *integ_user;
+    void *integ_state;
+
+    double time;     /* simulated seconds; double so it does not stall after hours */
+    float friction_lag; /* d(x)/d(v) at the end of a substep, s (step.c) */
 
     cloth_pin_rec *pins;
     uint32_t pin_count, pin_capacity;
@@ -117,12 +117,26 @@ cloth_status cloth_build_grid(cloth_t *cloth, const cloth_grid_desc *desc);
 typedef struct cloth_grid_family {
     int32_t dr, dc;
     cloth_spring_type type;
+    bool wide; /* only with 24 neighbours */
 } cloth_grid_family;
 extern const cloth_grid_family cloth_grid_families[CLOTH_GRID_FAMILIES];
 /* Rest lengths from the grid's axes (which need not be orthogonal). */
 void cloth_springs_rest(cloth_t *cloth, const float u[3], const float v[3], float spacing);
-/* Add the grid's spring forces (with spring damping) to f. */
+/* Add the spring forces (with spring damping) to f. */
 void cloth_springs_accumulate(cloth_t *cloth);
+/* Whether family f is in use in this grid cloth. */
+bool cloth_family_active(const cloth_t *cloth, uint32_t f);
+/* Range of particles i joined to i + di by family f in row r: [*begin, *end). */
+bool cloth_family_row(const cloth_t *cloth, uint32_t f, uint32_t r, uint32_t *begin, uint32_t *end,
+                      uint32_t *di);
+
+/* build_mesh.c */
+cloth_status cloth_build_mesh(cloth_t *cloth, const cloth_mesh_desc *desc);
+void cloth_mesh_free(cloth_t *cloth);
+
+/* cloth.c: shared by both builders */
+cloth_status cloth_alloc_particles(cloth_t *cloth, uint32_t count);
+cloth_status cloth_create_common(const cloth_allocator *hooks, cloth_t **out);
 
 /* forces.c: clear the accumulators, then the host's force hooks. */
 void cloth_forces_begin(cloth_t *cloth);
@@ -133,20 +147,47 @@ void cloth_pins_apply(cloth_t *cloth, uint32_t substep, uint32_t substeps, float
 void cloth_pins_free(cloth_t *cloth);
 
 /* colliders/colliders.c */
-void cloth_colliders_apply(cloth_t *cloth, float h);
+void cloth_colliders_apply(cloth_t *cloth);
+/* Resolve one particle against every collider, for integrators that
+ * interleave contacts with their own constraints (cloth_step_view). */
+void cloth_colliders_apply_one(cloth_t *cloth, uint32_t i);
 void cloth_colliders_free(cloth_t *cloth);
-void cloth_collider_sphere(const cloth_collider *c, cloth_t *cloth, float h);
-void cloth_collider_plane(const cloth_collider *c, cloth_t *cloth, float h);
+/* Shapes: whether point x is inside the shape grown by its thickness, and if
+ * so the outward unit normal and how far x must move along it. */
+bool cloth_contact_sphere(const cloth_collider *c, const float x[3], float n[3], float *depth);
+bool cloth_contact_plane(const cloth_collider *c, const float x[3], float n[3], float *depth);
 /* Push particle i out along unit normal n by `depth`, drop the velocity into
  * the surface and apply friction; shared by every shape. */
 void cloth_collider_resolve(cloth_t *cloth, uint32_t i, const float n[3], float depth,
-                            float friction);
+                            float friction, float h);
 
 /* integrators/integrators.c */
-const cloth_integrator_ops *cloth_integrator_lookup(cloth_integrator kind);
-extern const cloth_integrator_ops cloth_integrator_euler;
-extern const cloth_integrator_ops cloth_integrator_trapezoid;
-extern const cloth_integrator_ops cloth_integrator_verlet;
+const cloth_integrator_vtable *cloth_integrator_lookup(cloth_integrator kind);
+/* Install a table (built-in or host's): create the new state, then drop the old. */
+cloth_status cloth_integrator_install(cloth_t *cloth, const cloth_integrator_vtable *vt, void *user,
+                                      cloth_integrator kind);
+void cloth_integrator_release(cloth_t *cloth);
+extern const cloth_integrator_vtable cloth_integrator_euler;
+extern const cloth_integrator_vtable cloth_integrator_trapezoid;
+extern const cloth_integrator_vtable cloth_integrator_verlet;
+extern const cloth_integrator_vtable cloth_integrator_pbd;
+extern const cloth_integrator_vtable cloth_integrator_semirigid;
+extern const cloth_integrator_vtable cloth_integrator_relaxation;
+/* Per-cloth integrator state made of `n` scratch arrays of cloth->count
+ * floats, each aligned; it keeps its allocator so that destroy needs no cloth. */
+#define CLOTH_SCRATCH_MAX 8
+typedef struct cloth_scratch {
+    cloth_allocator alloc;
+    size_t bytes;
+    float *a[CLOTH_SCRATCH_MAX];
+} cloth_scratch;
+cloth_status cloth_scratch_create(const cloth_t *cloth, uint32_t n, void **out);
+void cloth_scratch_destroy(void *user, void *state); /* fits cloth_integrator_vtable.destroy */
+/* Gravity acts only on particles that can move (w > 0). */
+static inline float cloth_gravity_mask(float w)
+{
+    return w > 0.0f ? 1.0f : 0.0f;
+}
 
 /* Validation helpers for the API boundary. */
 static inline bool cloth_finite3(const float v[3])
@@ -159,6 +200,12 @@ static inline bool cloth_finite3(const float v[3])
  * goes through here so mesh cloths can plug in their index list. */
 static inline void cloth_triangle(const cloth_t *cloth, uint32_t t, uint32_t out[3])
 {
+    if (cloth->tris != NULL) {
+        out[0] = cloth->tris[3u * t];
+        out[1] = cloth->tris[3u * t + 1u];
+        out[2] = cloth->tris[3u * t + 2u];
+        return;
+    }
     const uint32_t cols = cloth->cols;
     const uint32_t quad = t >> 1, r = quad / (cols - 1u), c = quad % (cols - 1u);
     const uint32_t i = r * cols + c;

@@ -9,7 +9,13 @@
 
 uint32_t cloth_triangle_count(const cloth_t *cloth)
 {
-    if (cloth == NULL || cloth->rows < 2u || cloth->cols < 2u) {
+    if (cloth == NULL) {
+        return 0u;
+    }
+    if (cloth->tris != NULL) {
+        return cloth->tri_count;
+    }
+    if (cloth->rows < 2u || cloth->cols < 2u) {
         return 0u;
     }
     return 2u * (cloth->rows - 1u) * (cloth->cols - 1u);

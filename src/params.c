@@ -70,17 +70,20 @@ cloth_status cloth_set_iterations(cloth_t *cloth, uint32_t iterations)
     return CLOTH_OK;
 }
 
-cloth_status cloth_set_integrator(cloth_t *cloth, cloth_integrator kind)
+cloth_status cloth_set_constraint_stiffness(cloth_t *cloth, cloth_spring_type type, float s)
 {
-    if (cloth == NULL || (int)kind < 0 || (int)kind > (int)CLOTH_INTEGRATOR_SEMIRIGID) {
+    if (cloth == NULL || !valid_type(type) || !(s >= 0.0f && s <= 1.0f)) {
         return CLOTH_ERR_INVALID_ARGUMENT;
     }
-    const cloth_integrator_ops *ops = cloth_integrator_lookup(kind);
-    if (ops == NULL) {
-        return CLOTH_ERR_UNSUPPORTED;
+    cloth->constraint_stiffness[type] = s;
+    return CLOTH_OK;
+}
+
+cloth_status cloth_set_jacobi_weight(cloth_t *cloth, float a)
+{
+    if (cloth == NULL || !(a >= 0.0f && a <= 100.0f)) {
+        return CLOTH_ERR_INVALID_ARGUMENT;
     }
-    /* Velocity is every integrator's state, so nothing needs converting. */
-    cloth->integrator = kind;
-    cloth->ops = ops;
+    cloth->jacobi_weight = a;
     return CLOTH_OK;
 }

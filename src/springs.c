@@ -1,17 +1,21 @@
 /*
- * Spring forces of a grid cloth (seed 000): tension T = k (e + beta de/dt)
- * with strain e = (l - L0) / L0, along the spring, on both ends.
+ * Spring forces (seed 000): tension T = k (e + beta de/dt) with strain
+ * e = (l - L0) / L0, along the spring, on both ends.
  *
- * The springs are not stored: each family is an offset (dr, dc) in the grid,
- * so one family is a pair of nested loops over contiguous index ranges, which
- * is the shape the vectoriser and a row-range thread split want.
+ * A grid stores no springs: each family is an offset (dr, dc), so a family is
+ * a loop over contiguous index ranges, the shape the vectoriser and a
+ * row-range thread split want. A mesh lists its springs, sorted by type.
  */
 #include "cloth_internal.h"
 
+/* Grouped by type so that cloth_get_springs() lists types in order. */
 const cloth_grid_family cloth_grid_families[CLOTH_GRID_FAMILIES] = {
-    {0, 1, CLOTH_SPRING_STRUCTURAL}, {1, 0, CLOTH_SPRING_STRUCTURAL},
-    {1, 1, CLOTH_SPRING_SHEAR},      {1, -1, CLOTH_SPRING_SHEAR},
-    {0, 2, CLOTH_SPRING_BEND},       {2, 0, CLOTH_SPRING_BEND},
+    {0, 1, CLOTH_SPRING_STRUCTURAL, false}, {1, 0, CLOTH_SPRING_STRUCTURAL, false},
+    {1, 1, CLOTH_SPRING_SHEAR, false},      {1, -1, CLOTH_SPRING_SHEAR, false},
+    {1, 2, CLOTH_SPRING_SHEAR, true},       {1, -2, CLOTH_SPRING_SHEAR, true},
+    {2, 1, CLOTH_SPRING_SHEAR, true},       {2, -1, CLOTH_SPRING_SHEAR, true},
+    {0, 2, CLOTH_SPRING_BEND, false},       {2, 0, CLOTH_SPRING_BEND, false},
+    {2, 2, CLOTH_SPRING_BEND, true},        {2, -2, CLOTH_SPRING_BEND, true},
 };
 
 void cloth_springs_rest(cloth_t *cloth, const float u[3], const float v[3], float spacing)
@@ -26,56 +30,153 @@ void cloth_springs_rest(cloth_t *cloth, const float u[3], const float v[3], floa
     }
 }
 
-/* One family: every spring (i, i + di) for rows [0, rows - dr) and columns
- * [c0, c1). */
-static void accumulate_family(cloth_t *cloth, const cloth_grid_family *fam, float rest)
+bool cloth_family_active(const cloth_t *cloth, uint32_t f)
 {
-    const float k = cloth->stiffness[fam->type];
-    if (k == 0.0f) {
-        return;
-    }
-    const float beta = cloth->spring_damping[fam->type];
-    const uint32_t rows = cloth->rows, cols = cloth->cols;
-    const uint32_t dr = (uint32_t)fam->dr;
-    const uint32_t c0 = fam->dc < 0 ? (uint32_t)(-fam->dc) : 0u;
-    const uint32_t c1 = fam->dc > 0 ? (cols > (uint32_t)fam->dc ? cols - (uint32_t)fam->dc : 0u) : cols;
-    if (rows <= dr || c1 <= c0) {
-        return;
-    }
-    const uint32_t di = (uint32_t)((int32_t)(dr * cols) + fam->dc);
-    const float inv_rest = 1.0f / rest;
-    const float *x = cloth->p.x, *y = cloth->p.y, *z = cloth->p.z;
-    const float *vx = cloth->p.vx, *vy = cloth->p.vy, *vz = cloth->p.vz;
-    float *fx = cloth->p.fx, *fy = cloth->p.fy, *fz = cloth->p.fz;
+    return cloth->tris == NULL && (!cloth_grid_families[f].wide || cloth->family_count > 6u);
+}
 
-    for (uint32_t r = 0; r + dr < rows; ++r) {
-        for (uint32_t i = r * cols + c0, end = r * cols + c1; i < end; ++i) {
-            const uint32_t j = i + di;
-            float dx = x[j] - x[i], dy = y[j] - y[i], dz = z[j] - z[i];
-            float len2 = dx * dx + dy * dy + dz * dz;
-            if (!(len2 > 0.0f)) {
-                continue; /* coincident ends have no direction to pull along */
+bool cloth_family_row(const cloth_t *cloth, uint32_t f, uint32_t r, uint32_t *begin, uint32_t *end,
+                      uint32_t *di)
+{
+    const cloth_grid_family *fam = &cloth_grid_families[f];
+    const uint32_t cols = cloth->cols, dr = (uint32_t)fam->dr;
+    const uint32_t adc = (uint32_t)(fam->dc < 0 ? -fam->dc : fam->dc);
+    if (r + dr >= cloth->rows || adc >= cols) {
+        return false;
+    }
+    const uint32_t c0 = fam->dc < 0 ? adc : 0u;
+    const uint32_t c1 = fam->dc > 0 ? cols - adc : cols;
+    *begin = r * cols + c0;
+    *end = r * cols + c1;
+    *di = (uint32_t)((int32_t)(dr * cols) + fam->dc);
+    return true;
+}
+
+/* The force of one spring (i, j), added to i and subtracted from j. */
+static inline void spring_force(const cloth_particles *p, uint32_t i, uint32_t j, float rest, float k,
+                                float beta)
+{
+    float dx = p->x[j] - p->x[i], dy = p->y[j] - p->y[i], dz = p->z[j] - p->z[i];
+    float len2 = dx * dx + dy * dy + dz * dz;
+    if (!(len2 > 0.0f)) {
+        return; /* coincident ends have no direction to pull along */
+    }
+    float len = sqrtf(len2);
+    float inv_len = 1.0f / len, inv_rest = 1.0f / rest;
+    float strain = (len - rest) * inv_rest;
+    float strain_rate =
+        ((p->vx[j] - p->vx[i]) * dx + (p->vy[j] - p->vy[i]) * dy + (p->vz[j] - p->vz[i]) * dz) * inv_len *
+        inv_rest;
+    float t = k * (strain + beta * strain_rate) * inv_len;
+    float gx = t * dx, gy = t * dy, gz = t * dz;
+    p->fx[i] += gx;
+    p->fy[i] += gy;
+    p->fz[i] += gz;
+    p->fx[j] -= gx;
+    p->fy[j] -= gy;
+    p->fz[j] -= gz;
+}
+
+static void accumulate_grid(cloth_t *cloth)
+{
+    for (uint32_t f = 0; f < CLOTH_GRID_FAMILIES; ++f) {
+        const cloth_spring_type type = cloth_grid_families[f].type;
+        const float k = cloth->stiffness[type], beta = cloth->spring_damping[type];
+        if (k == 0.0f || !cloth_family_active(cloth, f)) {
+            continue;
+        }
+        const float rest = cloth->family_rest[f];
+        uint32_t begin, end, di;
+        for (uint32_t r = 0; cloth_family_row(cloth, f, r, &begin, &end, &di); ++r) {
+            for (uint32_t i = begin; i < end; ++i) {
+                spring_force(&cloth->p, i, i + di, rest, k, beta);
             }
-            float len = sqrtf(len2);
-            float inv_len = 1.0f / len;
-            float strain = (len - rest) * inv_rest;
-            float strain_rate = ((vx[j] - vx[i]) * dx + (vy[j] - vy[i]) * dy + (vz[j] - vz[i]) * dz) *
-                                inv_len * inv_rest;
-            float t = k * (strain + beta * strain_rate) * inv_len;
-            float gx = t * dx, gy = t * dy, gz = t * dz;
-            fx[i] += gx;
-            fy[i] += gy;
-            fz[i] += gz;
-            fx[j] -= gx;
-            fy[j] -= gy;
-            fz[j] -= gz;
+        }
+    }
+}
+
+static void accumulate_mesh(cloth_t *cloth)
+{
+    for (int t = 0; t < CLOTH_SPRING_TYPES; ++t) {
+        const float k = cloth->stiffness[t], beta = cloth->spring_damping[t];
+        if (k == 0.0f) {
+            continue;
+        }
+        for (uint32_t s = cloth->type_begin[t]; s < cloth->type_begin[t + 1]; ++s) {
+            spring_force(&cloth->p, cloth->spring_ij[2u * s], cloth->spring_ij[2u * s + 1u],
+                         cloth->spring_rest[s], k, beta);
         }
     }
 }
 
 void cloth_springs_accumulate(cloth_t *cloth)
 {
-    for (int f = 0; f < CLOTH_GRID_FAMILIES; ++f) {
-        accumulate_family(cloth, &cloth_grid_families[f], cloth->family_rest[f]);
+    if (cloth->tris == NULL) {
+        accumulate_grid(cloth);
+    } else {
+        accumulate_mesh(cloth);
     }
+}
+
+uint32_t cloth_spring_count(const cloth_t *cloth)
+{
+    if (cloth == NULL) {
+        return 0u;
+    }
+    if (cloth->tris != NULL) {
+        return cloth->spring_count;
+    }
+    uint32_t n = 0;
+    for (uint32_t f = 0; f < CLOTH_GRID_FAMILIES; ++f) {
+        uint32_t begin, end, di;
+        for (uint32_t r = 0; cloth_family_active(cloth, f) && cloth_family_row(cloth, f, r, &begin, &end, &di);
+             ++r) {
+            n += end - begin;
+        }
+    }
+    return n;
+}
+
+cloth_status cloth_get_springs(const cloth_t *cloth, uint32_t *pairs, float *rest, cloth_spring_type *types)
+{
+    if (cloth == NULL || (pairs == NULL && rest == NULL && types == NULL)) {
+        return CLOTH_ERR_INVALID_ARGUMENT;
+    }
+    uint32_t s = 0;
+    if (cloth->tris != NULL) {
+        for (int t = 0; t < CLOTH_SPRING_TYPES; ++t) {
+            for (s = cloth->type_begin[t]; s < cloth->type_begin[t + 1]; ++s) {
+                if (pairs != NULL) {
+                    pairs[2u * s] = cloth->spring_ij[2u * s];
+                    pairs[2u * s + 1u] = cloth->spring_ij[2u * s + 1u];
+                }
+                if (rest != NULL) {
+                    rest[s] = cloth->spring_rest[s];
+                }
+                if (types != NULL) {
+                    types[s] = (cloth_spring_type)t;
+                }
+            }
+        }
+        return CLOTH_OK;
+    }
+    for (uint32_t f = 0; f < CLOTH_GRID_FAMILIES; ++f) {
+        uint32_t begin, end, di;
+        for (uint32_t r = 0; cloth_family_active(cloth, f) && cloth_family_row(cloth, f, r, &begin, &end, &di);
+             ++r) {
+            for (uint32_t i = begin; i < end; ++i, ++s) {
+                if (pairs != NULL) {
+                    pairs[2u * s] = i;
+                    pairs[2u * s + 1u] = i + di;
+                }
+                if (rest != NULL) {
+                    rest[s] = cloth->family_rest[f];
+                }
+                if (types != NULL) {
+                    types[s] = cloth_grid_families[f].type;
+                }
+            }
+        }
+    }
+    return CLOTH_OK;
 }

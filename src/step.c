@@ -2,35 +2,28 @@
  * cloth_step: the order of one step, as a list of named stages.
  *
  *   keep the state (for rollback); pins record where they start
- *   per substep: forces -> integrator -> pins -> colliders
+ *   per substep: pins -> forces -> integrator -> pins -> colliders -> finish
  *   finite check: restore the kept state on NaN/Inf
+ *
+ * Pins are placed before the integrator so that position-based integrators
+ * solve against this substep's anchors, and again after it because the
+ * integrator may have moved them.
  */
 #include "cloth_internal.h"
 
 #include <string.h>
 
-static void save_state(cloth_t *cloth)
+static void copy_state(cloth_particles *p, uint32_t count, bool save)
 {
-    size_t bytes = (size_t)cloth->count * sizeof(float);
-    cloth_particles *p = &cloth->p;
-    memcpy(p->sx, p->x, bytes);
-    memcpy(p->sy, p->y, bytes);
-    memcpy(p->sz, p->z, bytes);
-    memcpy(p->svx, p->vx, bytes);
-    memcpy(p->svy, p->vy, bytes);
-    memcpy(p->svz, p->vz, bytes);
-}
-
-static void restore_state(cloth_t *cloth)
-{
-    size_t bytes = (size_t)cloth->count * sizeof(float);
-    cloth_particles *p = &cloth->p;
-    memcpy(p->x, p->sx, bytes);
-    memcpy(p->y, p->sy, bytes);
-    memcpy(p->z, p->sz, bytes);
-    memcpy(p->vx, p->svx, bytes);
-    memcpy(p->vy, p->svy, bytes);
-    memcpy(p->vz, p->svz, bytes);
+    float *live[6] = {p->x, p->y, p->z, p->vx, p->vy, p->vz};
+    float *kept[6] = {p->sx, p->sy, p->sz, p->svx, p->svy, p->svz};
+    for (int a = 0; a < 6; ++a) {
+        if (save) {
+            memcpy(kept[a], live[a], (size_t)count * sizeof(float));
+        } else {
+            memcpy(live[a], kept[a], (size_t)count * sizeof(float));
+        }
+    }
 }
 
 /* v * 0 is 0 for every finite v and NaN for NaN or Inf, so the sum is
@@ -52,9 +45,15 @@ static bool state_finite(const cloth_t *cloth)
     return true;
 }
 
-static cloth_view make_view(cloth_t *cloth, float h)
+static void collide_one(void *ctx, uint32_t index)
 {
-    cloth_view v;
+    cloth_colliders_apply_one((cloth_t *)ctx, index);
+}
+
+static cloth_step_view make_view(cloth_t *cloth, float h, uint32_t substeps)
+{
+    cloth_step_view v;
+    memset(&v, 0, sizeof v);
     v.count = cloth->count;
     v.x = cloth->p.x;
     v.y = cloth->p.y;
@@ -65,13 +64,40 @@ static cloth_view make_view(cloth_t *cloth, float h)
     v.fx = cloth->p.fx;
     v.fy = cloth->p.fy;
     v.fz = cloth->p.fz;
-    v.w = cloth->p.w;
+    v.inv_mass = cloth->p.w;
     for (int k = 0; k < 3; ++k) {
         v.gravity[k] = cloth->gravity[k];
     }
     v.h = h;
+    v.damping = cloth->damping;
     v.velocity_decay = expf(-cloth->damping * h);
+    v.iterations = cloth->iterations;
+    v.substeps = substeps;
+    v.cloth = cloth;
+    v.collide_particle = collide_one;
+    v.collide_ctx = cloth;
     return v;
+}
+
+static cloth_status substep(cloth_t *cloth, cloth_step_view *view, uint32_t s, float dt)
+{
+    const cloth_integrator_vtable *vt = cloth->integ;
+    view->substep = s;
+    cloth_pins_apply(cloth, s + 1u, view->substeps, dt);
+    cloth_forces_begin(cloth);
+    if (vt->flags & CLOTH_INTEGRATOR_WANTS_SPRING_FORCES) {
+        cloth_springs_accumulate(cloth);
+    }
+    cloth_status st = vt->step(cloth->integ_user, cloth->integ_state, view);
+    if (st != CLOTH_OK) {
+        return st;
+    }
+    cloth_pins_apply(cloth, s + 1u, view->substeps, dt);
+    cloth_colliders_apply(cloth);
+    if (vt->finish != NULL) {
+        st = vt->finish(cloth->integ_user, cloth->integ_state, view);
+    }
+    return st;
 }
 
 cloth_status cloth_step(cloth_t *cloth, float dt)
@@ -80,24 +106,27 @@ cloth_status cloth_step(cloth_t *cloth, float dt)
         return CLOTH_ERR_INVALID_ARGUMENT;
     }
     const uint32_t n = cloth->substeps;
-    const float h = dt / (float)n;
     const double time_before = cloth->time;
-    const cloth_view view = make_view(cloth, h);
+    cloth_step_view view = make_view(cloth, dt / (float)n, n);
+    /* How far a particle's end-of-substep position moves per unit change of
+     * its end-of-substep velocity: h for every integrator that moves x by the
+     * new velocity, h / 2 for the trapezoid rule's mean of old and new.
+     * Friction uses it to take back the slide it cancels. */
+    cloth->friction_lag = cloth->integ == &cloth_integrator_trapezoid ? 0.5f * view.h : view.h;
 
-    save_state(cloth);
+    copy_state(&cloth->p, cloth->count, true);
     cloth_pins_begin_step(cloth);
-    for (uint32_t s = 0; s < n; ++s) {
-        cloth_forces_begin(cloth);
-        cloth_springs_accumulate(cloth);
-        cloth->ops->step(&view);
-        cloth_pins_apply(cloth, s + 1u, n, dt);
-        cloth_colliders_apply(cloth, h);
+    cloth_status st = CLOTH_OK;
+    for (uint32_t s = 0; s < n && st == CLOTH_OK; ++s) {
+        st = substep(cloth, &view, s, dt);
         cloth->time = time_before + (double)dt * (double)(s + 1u) / (double)n;
     }
-    if (!state_finite(cloth)) {
-        restore_state(cloth);
-        cloth->time = time_before;
-        return CLOTH_ERR_UNSTABLE;
+    if (st == CLOTH_OK && !state_finite(cloth)) {
+        st = CLOTH_ERR_UNSTABLE;
     }
-    return CLOTH_OK;
+    if (st != CLOTH_OK) {
+        copy_state(&cloth->p, cloth->count, false);
+        cloth->time = time_before;
+    }
+    return st;
 }

@@ -10,6 +10,8 @@
 #include "types.h"
 #include "colliders.h"
 #include "forces.h"
+#include "integrators.h"
+#include "mesh.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -51,10 +51,14 @@ typedef enum cloth_integrator {
     CLOTH_INTEGRATOR_TRAPEZOID = 1,
     /** Position Verlet with drag: `x' = x + exp(-c h) (x - x_prev) + a h^2`. */
     CLOTH_INTEGRATOR_VERLET = 2,
-    /** Position-based dynamics with Jacobi strain limiting (not yet available). */
+    /** Position-based dynamics with Jacobi strain limiting (seed 004). */
     CLOTH_INTEGRATOR_PBD = 3,
-    /** Semi-rigid curtain model (not yet available). */
+    /** Semi-rigid curtain: inextensible warp and weft, no iterative solve (seed 003). Grids only. */
     CLOTH_INTEGRATOR_SEMIRIGID = 4,
+    /** Quasi-static relaxation toward rest under gravity, no velocity (seed 002's massless cloth). */
+    CLOTH_INTEGRATOR_RELAXATION = 5,
+    /** Reported by cloth_get_integrator() while a host integrator is installed; not accepted by cloth_set_integrator(). */
+    CLOTH_INTEGRATOR_CUSTOM = 255,
     CLOTH_INTEGRATOR_FORCE32 = 0x7fffffff
 } cloth_integrator;
 
@@ -95,6 +99,13 @@ typedef struct cloth_grid_desc {
     uint32_t struct_size;     /**< sizeof(cloth_grid_desc), set by cloth_grid_desc_init() */
     /** Memory hooks, copied at creation; NULL uses malloc/free. */
     const cloth_allocator *allocator;
+    /**
+     * Springs per interior particle: 12 (seed 000, the default) or 24
+     * (seed 002: every particle within two rows and two columns). The extra
+     * twelve are (1, +-2) and (2, +-1) as shear, (2, +-2) as bend: a stiffer,
+     * slower cloth.
+     */
+    uint32_t neighbours;
 } cloth_grid_desc;
 
 /**

@@ -133,7 +133,8 @@ cloth_status cloth_remove_collider(cloth_t *cloth, cloth_collider_id id)
     return CLOTH_OK;
 }
 
-void cloth_collider_resolve(cloth_t *cloth, uint32_t i, const float n[3], float depth, float friction)
+void cloth_collider_resolve(cloth_t *cloth, uint32_t i, const float n[3], float depth, float friction,
+                            float h)
 {
     cloth_particles *p = &cloth->p;
     p->x[i] += depth * n[0];
@@ -144,31 +145,66 @@ void cloth_collider_resolve(cloth_t *cloth, uint32_t i, const float n[3], float 
         return; /* already leaving the surface */
     }
     float tx = p->vx[i] - vn * n[0], ty = p->vy[i] - vn * n[1], tz = p->vz[i] - vn * n[2];
-    float scale = 1.0f;
+    float keep = 1.0f;
     if (friction > 0.0f) {
         /* Coulomb: the tangential speed drops by at most mu times the normal
          * speed removed, and stops (static friction) when that is enough. */
         float vt = sqrtf(tx * tx + ty * ty + tz * tz);
         float drop = -vn * friction;
-        scale = vt > drop ? 1.0f - drop / vt : 0.0f;
+        keep = vt > drop ? 1.0f - drop / vt : 0.0f;
+        /* The particle already slid with the velocity friction now removes;
+         * take that slide back too (h is the integrator's d(x)/d(v)), or a
+         * resting particle creeps down a slope by about g h^2 sin(theta)
+         * every substep although its velocity is zero. */
+        float back = (1.0f - keep) * h;
+        p->x[i] -= tx * back;
+        p->y[i] -= ty * back;
+        p->z[i] -= tz * back;
     }
-    p->vx[i] = tx * scale;
-    p->vy[i] = ty * scale;
-    p->vz[i] = tz * scale;
+    p->vx[i] = tx * keep;
+    p->vy[i] = ty * keep;
+    p->vz[i] = tz * keep;
 }
 
-void cloth_colliders_apply(cloth_t *cloth, float h)
+typedef bool (*contact_fn)(const cloth_collider *c, const float x[3], float n[3], float *depth);
+
+static contact_fn contact_of(cloth_collider_kind kind)
+{
+    switch (kind) {
+    case CLOTH_COLLIDER_SPHERE:
+        return cloth_contact_sphere;
+    case CLOTH_COLLIDER_PLANE:
+        return cloth_contact_plane;
+    }
+    return NULL;
+}
+
+static void collide(cloth_t *cloth, const cloth_collider *c, contact_fn contact, uint32_t i)
+{
+    const float x[3] = {cloth->p.x[i], cloth->p.y[i], cloth->p.z[i]};
+    float n[3], depth;
+    if (contact(c, x, n, &depth)) {
+        cloth_collider_resolve(cloth, i, n, depth, c->friction, cloth->friction_lag);
+    }
+}
+
+void cloth_colliders_apply(cloth_t *cloth)
 {
     for (uint32_t k = 0; k < cloth->collider_count; ++k) {
         const cloth_collider *c = &cloth->colliders[k];
-        switch (c->kind) {
-        case CLOTH_COLLIDER_SPHERE:
-            cloth_collider_sphere(c, cloth, h);
-            break;
-        case CLOTH_COLLIDER_PLANE:
-            cloth_collider_plane(c, cloth, h);
-            break;
+        const contact_fn contact = contact_of(c->kind);
+        for (uint32_t i = 0; i < cloth->count; ++i) {
+            if (cloth->p.w[i] > 0.0f) { /* pinned: the host decides where it is */
+                collide(cloth, c, contact, i);
+            }
         }
+    }
+}
+
+void cloth_colliders_apply_one(cloth_t *cloth, uint32_t i)
+{
+    for (uint32_t k = 0; k < cloth->collider_count && cloth->p.w[i] > 0.0f; ++k) {
+        collide(cloth, &cloth->colliders[k], contact_of(cloth->colliders[k].kind), i);
     }
 }
 

@@ -1,19 +1,17 @@
-/* Infinite plane (seed 000's floor): particles behind the plane moved up by
- * its thickness are pushed out along its normal. */
+/* Infinite plane (seed 000's floor): particles less than the thickness in
+ * front of it are pushed out along its normal. */
 #include "cloth_internal.h"
 
-void cloth_collider_plane(const cloth_collider *c, cloth_t *cloth, float h)
+bool cloth_contact_plane(const cloth_collider *c, const float x[3], float n[3], float *depth)
 {
-    (void)h;
-    const cloth_particles *p = &cloth->p;
-    for (uint32_t i = 0; i < cloth->count; ++i) {
-        if (p->w[i] == 0.0f) {
-            continue;
-        }
-        float dist = (p->x[i] - c->p[0]) * c->n[0] + (p->y[i] - c->p[1]) * c->n[1] +
-                     (p->z[i] - c->p[2]) * c->n[2] - c->thickness;
-        if (dist < 0.0f) {
-            cloth_collider_resolve(cloth, i, c->n, -dist, c->friction);
-        }
+    float dist = (x[0] - c->p[0]) * c->n[0] + (x[1] - c->p[1]) * c->n[1] + (x[2] - c->p[2]) * c->n[2] -
+                 c->thickness;
+    if (!(dist < 0.0f)) {
+        return false;
     }
+    n[0] = c->n[0];
+    n[1] = c->n[1];
+    n[2] = c->n[2];
+    *depth = -dist;
+    return true;
 }

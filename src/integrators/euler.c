@@ -5,15 +5,17 @@
  */
 #include "cloth_internal.h"
 
-static void euler_step(const cloth_view *s)
+static cloth_status euler_step(void *user, void *state, const cloth_step_view *s)
 {
+    (void)user;
+    (void)state;
     const float h = s->h, d = s->velocity_decay;
     const float gx = s->gravity[0], gy = s->gravity[1], gz = s->gravity[2];
     for (uint32_t i = 0; i < s->count; ++i) {
-        const float w = s->w[i];
-        float vx = (s->vx[i] + (gx + w * s->fx[i]) * h) * d;
-        float vy = (s->vy[i] + (gy + w * s->fy[i]) * h) * d;
-        float vz = (s->vz[i] + (gz + w * s->fz[i]) * h) * d;
+        const float w = s->inv_mass[i], m = cloth_gravity_mask(w);
+        float vx = (s->vx[i] + (gx * m + w * s->fx[i]) * h) * d;
+        float vy = (s->vy[i] + (gy * m + w * s->fy[i]) * h) * d;
+        float vz = (s->vz[i] + (gz * m + w * s->fz[i]) * h) * d;
         s->vx[i] = vx;
         s->vy[i] = vy;
         s->vz[i] = vz;
@@ -21,6 +23,8 @@ static void euler_step(const cloth_view *s)
         s->y[i] += vy * h;
         s->z[i] += vz * h;
     }
+    return CLOTH_OK;
 }
 
-const cloth_integrator_ops cloth_integrator_euler = {"explicit-euler", euler_step};
+const cloth_integrator_vtable cloth_integrator_euler = {
+    "explicit-euler", CLOTH_INTEGRATOR_WANTS_SPRING_FORCES, NULL, NULL, euler_step, NULL};

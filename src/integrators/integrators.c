@@ -1,7 +1,12 @@
-/* The table of built-in integrators. */
+/*
+ * The integrator slot of a cloth: the table of built-ins, installing a table
+ * (built-in or the host's) with its per-cloth state, and scratch memory.
+ */
 #include "cloth_internal.h"
 
-const cloth_integrator_ops *cloth_integrator_lookup(cloth_integrator kind)
+#include <string.h>
+
+const cloth_integrator_vtable *cloth_integrator_lookup(cloth_integrator kind)
 {
     switch (kind) {
     case CLOTH_INTEGRATOR_EXPLICIT_EULER:
@@ -10,7 +15,105 @@ const cloth_integrator_ops *cloth_integrator_lookup(cloth_integrator kind)
         return &cloth_integrator_trapezoid;
     case CLOTH_INTEGRATOR_VERLET:
         return &cloth_integrator_verlet;
+    case CLOTH_INTEGRATOR_PBD:
+        return &cloth_integrator_pbd;
+    case CLOTH_INTEGRATOR_SEMIRIGID:
+        return &cloth_integrator_semirigid;
+    case CLOTH_INTEGRATOR_RELAXATION:
+        return &cloth_integrator_relaxation;
     default:
         return NULL;
+    }
+}
+
+cloth_status cloth_integrator_install(cloth_t *cloth, const cloth_integrator_vtable *vt, void *user,
+                                      cloth_integrator kind)
+{
+    void *state = NULL;
+    if (vt->create != NULL) {
+        cloth_status s = vt->create(user, cloth, &state);
+        if (s != CLOTH_OK) {
+            return s; /* the old integrator stays */
+        }
+    }
+    cloth_integrator_release(cloth);
+    cloth->integ = vt;
+    cloth->integ_user = user;
+    cloth->integ_state = state;
+    cloth->integrator = kind;
+    return CLOTH_OK;
+}
+
+void cloth_integrator_release(cloth_t *cloth)
+{
+    if (cloth->integ != NULL && cloth->integ->destroy != NULL) {
+        cloth->integ->destroy(cloth->integ_user, cloth->integ_state);
+    }
+    cloth->integ = NULL;
+    cloth->integ_user = NULL;
+    cloth->integ_state = NULL;
+}
+
+cloth_status cloth_set_integrator(cloth_t *cloth, cloth_integrator kind)
+{
+    if (cloth == NULL) {
+        return CLOTH_ERR_INVALID_ARGUMENT;
+    }
+    const cloth_integrator_vtable *vt = cloth_integrator_lookup(kind);
+    if (vt == NULL) {
+        return CLOTH_ERR_INVALID_ARGUMENT;
+    }
+    /* Velocity is every integrator's state, so nothing needs converting. */
+    return cloth_integrator_install(cloth, vt, NULL, kind);
+}
+
+cloth_status cloth_set_custom_integrator(cloth_t *cloth, const cloth_integrator_vtable *vtable, void *user)
+{
+    if (cloth == NULL || vtable == NULL || vtable->step == NULL ||
+        (vtable->flags & ~CLOTH_INTEGRATOR_WANTS_SPRING_FORCES) != 0u) {
+        return CLOTH_ERR_INVALID_ARGUMENT;
+    }
+    return cloth_integrator_install(cloth, vtable, user, CLOTH_INTEGRATOR_CUSTOM);
+}
+
+cloth_status cloth_get_integrator(const cloth_t *cloth, cloth_integrator *kind)
+{
+    if (cloth == NULL || kind == NULL) {
+        return CLOTH_ERR_INVALID_ARGUMENT;
+    }
+    *kind = cloth->integrator;
+    return CLOTH_OK;
+}
+
+/* One allocation: the header, then the arrays, each starting aligned. */
+cloth_status cloth_scratch_create(const cloth_t *cloth, uint32_t n, void **out)
+{
+    const size_t lanes = CLOTH_ALIGN / sizeof(float);
+    const size_t stride = ((size_t)cloth->count + lanes - 1u) / lanes * lanes;
+    const size_t head = (sizeof(cloth_scratch) + CLOTH_ALIGN - 1u) / CLOTH_ALIGN * CLOTH_ALIGN;
+    const size_t bytes = head + stride * n * sizeof(float);
+    unsigned char *mem = cloth_mem_alloc(&cloth->alloc, bytes);
+    if (mem == NULL) {
+        return CLOTH_ERR_OUT_OF_MEMORY;
+    }
+    memset(mem, 0, bytes);
+    cloth_scratch *sc = (cloth_scratch *)(void *)mem;
+    sc->alloc = cloth->alloc;
+    sc->bytes = bytes;
+    float *arrays = (float *)(void *)(mem + head);
+    for (uint32_t k = 0; k < n && k < CLOTH_SCRATCH_MAX; ++k) {
+        sc->a[k] = arrays + k * stride;
+    }
+    *out = sc;
+    return CLOTH_OK;
+}
+
+void cloth_scratch_destroy(void *user, void *state)
+{
+    (void)user;
+    cloth_scratch *sc = state;
+    if (sc != NULL) {
+        cloth_allocator alloc = sc->alloc;
+        cloth_mem_free(&alloc, sc, sc->bytes);
     }
 }

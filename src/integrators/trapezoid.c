@@ -6,16 +6,18 @@
  */
 #include "cloth_internal.h"
 
-static void trapezoid_step(const cloth_view *s)
+static cloth_status trapezoid_step(void *user, void *state, const cloth_step_view *s)
 {
+    (void)user;
+    (void)state;
     const float h = s->h, half_h = 0.5f * s->h, d = s->velocity_decay;
     const float gx = s->gravity[0], gy = s->gravity[1], gz = s->gravity[2];
     for (uint32_t i = 0; i < s->count; ++i) {
-        const float w = s->w[i];
+        const float w = s->inv_mass[i], m = cloth_gravity_mask(w);
         float ox = s->vx[i], oy = s->vy[i], oz = s->vz[i];
-        float vx = (ox + (gx + w * s->fx[i]) * h) * d;
-        float vy = (oy + (gy + w * s->fy[i]) * h) * d;
-        float vz = (oz + (gz + w * s->fz[i]) * h) * d;
+        float vx = (ox + (gx * m + w * s->fx[i]) * h) * d;
+        float vy = (oy + (gy * m + w * s->fy[i]) * h) * d;
+        float vz = (oz + (gz * m + w * s->fz[i]) * h) * d;
         s->vx[i] = vx;
         s->vy[i] = vy;
         s->vz[i] = vz;
@@ -23,6 +25,8 @@ static void trapezoid_step(const cloth_view *s)
         s->y[i] += (oy + vy) * half_h;
         s->z[i] += (oz + vz) * half_h;
     }
+    return CLOTH_OK;
 }
 
-const cloth_integrator_ops cloth_integrator_trapezoid = {"trapezoid", trapezoid_step};
+const cloth_integrator_vtable cloth_integrator_trapezoid = {
+    "trapezoid", CLOTH_INTEGRATOR_WANTS_SPRING_FORCES, NULL, NULL, trapezoid_step, NULL};

@@ -7,22 +7,26 @@
  */
 #include "cloth_internal.h"
 
-static void verlet_step(const cloth_view *s)
+static cloth_status verlet_step(void *user, void *state, const cloth_step_view *s)
 {
+    (void)user;
+    (void)state;
     const float h = s->h, d = s->velocity_decay;
     const float gx = s->gravity[0], gy = s->gravity[1], gz = s->gravity[2];
     for (uint32_t i = 0; i < s->count; ++i) {
-        const float w = s->w[i];
-        float dx = (d * s->vx[i] + (gx + w * s->fx[i]) * h) * h;
-        float dy = (d * s->vy[i] + (gy + w * s->fy[i]) * h) * h;
-        float dz = (d * s->vz[i] + (gz + w * s->fz[i]) * h) * h;
-        s->x[i] += dx;
-        s->y[i] += dy;
-        s->z[i] += dz;
-        s->vx[i] = dx / h;
-        s->vy[i] = dy / h;
-        s->vz[i] = dz / h;
+        const float w = s->inv_mass[i], m = cloth_gravity_mask(w);
+        float vx = d * s->vx[i] + (gx * m + w * s->fx[i]) * h;
+        float vy = d * s->vy[i] + (gy * m + w * s->fy[i]) * h;
+        float vz = d * s->vz[i] + (gz * m + w * s->fz[i]) * h;
+        s->x[i] += vx * h;
+        s->y[i] += vy * h;
+        s->z[i] += vz * h;
+        s->vx[i] = vx;
+        s->vy[i] = vy;
+        s->vz[i] = vz;
     }
+    return CLOTH_OK;
 }
 
-const cloth_integrator_ops cloth_integrator_verlet = {"verlet", verlet_step};
+const cloth_integrator_vtable cloth_integrator_verlet = {
+    "verlet", CLOTH_INTEGRATOR_WANTS_SPRING_FORCES, NULL, NULL, verlet_step, NULL};
