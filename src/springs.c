@@ -1,6 +1,6 @@
 /*
- * Spring forces (seed 000): tension T = k (e + beta de/dt) with strain
- * e = (l - L0) / L0, along the spring, on both ends.
+ * Spring forces (seed 000): tension T = k e with strain e = (l - L0) / L0,
+ * along the spring, on both ends, plus stiffness-proportional damping.
  *
  * A grid stores no springs: each family is an offset (dr, dc), so a family is
  * a loop over contiguous index ranges, the shape the vectoriser and a
@@ -52,7 +52,14 @@ bool cloth_family_row(const cloth_t *cloth, uint32_t f, uint32_t r, uint32_t *be
     return true;
 }
 
-/* The force of one spring (i, j), added to i and subtracted from j. */
+/* The force of one spring (i, j), added to i and subtracted from j.
+ *
+ * Damping is stiffness-proportional on the spring's tangent stiffness: along
+ * the spring k / L0, across it T / l (a taut string resists sideways motion
+ * with its tension). Damping only the length would leave the sideways modes
+ * of a stretched cloth undamped, and the trapezoid rule grows every undamped
+ * mode. A slack spring's sideways stiffness is negative; it gets no damping
+ * across rather than negative damping. */
 static inline void spring_force(const cloth_particles *p, uint32_t i, uint32_t j, float rest, float k,
                                 float beta)
 {
@@ -63,12 +70,15 @@ static inline void spring_force(const cloth_particles *p, uint32_t i, uint32_t j
     }
     float len = sqrtf(len2);
     float inv_len = 1.0f / len, inv_rest = 1.0f / rest;
-    float strain = (len - rest) * inv_rest;
-    float strain_rate =
-        ((p->vx[j] - p->vx[i]) * dx + (p->vy[j] - p->vy[i]) * dy + (p->vz[j] - p->vz[i]) * dz) * inv_len *
-        inv_rest;
-    float t = k * (strain + beta * strain_rate) * inv_len;
-    float gx = t * dx, gy = t * dy, gz = t * dz;
+    float ux = dx * inv_len, uy = dy * inv_len, uz = dz * inv_len;
+    float rvx = p->vx[j] - p->vx[i], rvy = p->vy[j] - p->vy[i], rvz = p->vz[j] - p->vz[i];
+    float along = rvx * ux + rvy * uy + rvz * uz;
+    float tension = k * (len - rest) * inv_rest;
+    float axial = tension + beta * k * inv_rest * along;
+    float across = beta * fmaxf(tension, 0.0f) * inv_len;
+    float gx = axial * ux + across * (rvx - along * ux);
+    float gy = axial * uy + across * (rvy - along * uy);
+    float gz = axial * uz + across * (rvz - along * uz);
     p->fx[i] += gx;
     p->fy[i] += gy;
     p->fz[i] += gz;

@@ -35,8 +35,8 @@ CLOTH_API const char *cloth_status_string(cloth_status status);
 /**
  * Fill `desc` with working defaults: a 32 x 32 grid with spacing 0.05 m lying
  * in the horizontal plane (u = +x, v = +z) with particle (0, 0) at the origin,
- * 0.01 kg per particle, the default allocator, and `struct_size` set. A NULL
- * `desc` is ignored.
+ * 0.01 kg per particle, 12 neighbours, the default allocator, and
+ * `struct_size` set. A NULL `desc` is ignored.
  */
 CLOTH_API void cloth_grid_desc_init(cloth_grid_desc *desc);
 
@@ -51,7 +51,8 @@ CLOTH_API void cloth_grid_desc_init(cloth_grid_desc *desc);
  *
  * @return ::CLOTH_ERR_INVALID_ARGUMENT for a NULL pointer, `rows` or `cols` of
  *         0, `rows * cols < 2` or more than 2^26 particles, a spacing or mass that
- *         is not finite and positive, a zero, non-finite or parallel axis, a
+ *         is not finite and positive, a zero, non-finite or parallel axis,
+ *         `neighbours` other than 12 or 24, a
  *         `struct_size` smaller than the first version of the struct, or an
  *         allocator with only one hook; ::CLOTH_ERR_UNSUPPORTED for a
  *         `struct_size` larger than this library knows;
@@ -87,11 +88,14 @@ CLOTH_API void cloth_destroy(cloth_t *cloth);
 CLOTH_API cloth_status cloth_set_stiffness(cloth_t *cloth, cloth_spring_type type, float k);
 
 /**
- * Damping along the springs of one family, as a time constant `beta` in seconds:
- * the tension becomes `T = k (e + beta de/dt)` where `e = (l - L0) / L0` is the
- * strain. This is stiffness-proportional (Rayleigh) damping: a vibration of
- * angular frequency w loses amplitude at the rate `beta w^2 / 2` per second, so
- * it quiets the fast jitter of stiff springs and leaves slow swinging alone.
+ * Spring damping of one family, as a time constant `beta` in seconds. It is
+ * stiffness-proportional (Rayleigh) damping of the spring's tangent
+ * stiffness: the tension along the spring becomes `T = k (e + beta de/dt)`
+ * (`e = (l - L0) / L0` the strain), and a stretched spring also resists the
+ * sideways relative velocity of its ends with `beta T / l` per m/s, as a taut
+ * string's sideways stiffness is `T / l`. Every vibration of angular
+ * frequency w then loses amplitude at the rate `beta w^2 / 2` per second:
+ * the fast jitter of stiff springs is quieted and slow swinging left alone.
  * Default 0.001 s. It is what makes the trapezoid integrator stable (see
  * cloth_set_integrator()).
  *
@@ -122,8 +126,9 @@ CLOTH_API cloth_status cloth_set_damping(cloth_t *cloth, float rate_per_second);
 CLOTH_API cloth_status cloth_set_substeps(cloth_t *cloth, uint32_t substeps);
 
 /**
- * Constraint iterations per substep for the position-based integrators,
- * 1 to 1024. Default 8. The force-based integrators ignore it.
+ * Jacobi iterations per substep for ::CLOTH_INTEGRATOR_PBD, 1 to 1024.
+ * Default 8. The other built-in integrators ignore it; a host integrator sees
+ * it in ::cloth_step_view.
  * @return ::CLOTH_ERR_INVALID_ARGUMENT for a NULL cloth or a count outside 1..1024.
  */
 CLOTH_API cloth_status cloth_set_iterations(cloth_t *cloth, uint32_t iterations);
@@ -153,10 +158,35 @@ CLOTH_API cloth_status cloth_set_iterations(cloth_t *cloth, uint32_t iterations)
  *   form (`x_prev = x - v h`, `v' = (x' - x) / h`) so that dt may change between
  *   steps; it then differs from symplectic Euler only in where the drag acts,
  *   and has the same limit `w_max^2 h (h + 2 beta) <= 4`.
- * - ::CLOTH_INTEGRATOR_PBD, ::CLOTH_INTEGRATOR_SEMIRIGID: not yet available.
+ * - ::CLOTH_INTEGRATOR_PBD, position-based dynamics with Jacobi strain
+ *   limiting (seed 004): predict `v' = (v + a h) exp(-c h)`, `x* = x + v' h`
+ *   (a without spring forces); then cloth_set_iterations() Jacobi passes in
+ *   which every spring proposes moving its ends toward its rest length (split
+ *   by inverse mass, scaled by cloth_set_constraint_stiffness()) and every
+ *   particle moves to `(sum of proposals + a_J x) / (n + a_J)` with a_J the
+ *   Jacobi weight; finally `v = (x_final - x) / h`. Unconditionally stable;
+ *   stretch falls as iterations rise. The force stiffness k is not used.
+ * - ::CLOTH_INTEGRATOR_SEMIRIGID, the curtain model (seed 003), grids only:
+ *   predict as PBD (with spring forces, so shear and bend springs still act);
+ *   a weft pass restores each row's links from its middle outward; then one
+ *   pass from row 0 down places every particle at the warp rest length below
+ *   the one above, exactly; `v = (x_final - x) / h`. After the colliders the
+ *   warp pass runs again with each particle's contacts resolved in it, so warp
+ *   links end every step at their rest length to float precision. No iterative
+ *   solve, O(particles). Pin the top row: a column whose top is free is still
+ *   a rigid chain, but nothing holds it up. Stable when the shear and bend
+ *   springs satisfy the Euler limit.
+ * - ::CLOTH_INTEGRATOR_RELAXATION (seed 002's massless cloth): no inertia;
+ *   each substep moves every free particle by `(f + m g) / (2 D)`, D the sum
+ *   of `k / L0` over its springs, and sets velocities to zero. It converges to
+ *   the static rest shape at any stiffness; use it to drape a cloth before a
+ *   dynamic simulation.
  *
- * @return ::CLOTH_ERR_INVALID_ARGUMENT for a NULL cloth or an unknown kind;
- *         ::CLOTH_ERR_UNSUPPORTED for a kind this version does not implement.
+ * @return ::CLOTH_ERR_INVALID_ARGUMENT for a NULL cloth or an unknown kind
+ *         (::CLOTH_INTEGRATOR_CUSTOM included: use cloth_set_custom_integrator());
+ *         ::CLOTH_ERR_UNSUPPORTED for SEMIRIGID on a mesh cloth;
+ *         ::CLOTH_ERR_OUT_OF_MEMORY if the integrator's scratch memory cannot
+ *         be allocated. On failure the previous integrator stays.
  */
 CLOTH_API cloth_status cloth_set_integrator(cloth_t *cloth, cloth_integrator kind);
 
@@ -169,8 +199,9 @@ CLOTH_API cloth_status cloth_set_integrator(cloth_t *cloth, cloth_integrator kin
 
 /**
  * Advance the cloth by `dt` seconds in `substeps` equal substeps. Each
- * substep: gravity, wind and hooks; the integrator; pinned particles moved
- * along their targets; colliders.
+ * substep: pinned particles placed along their paths; wind, hooks and (for the
+ * force-based integrators) springs; the integrator; pins again; colliders;
+ * the integrator's finishing pass (see integrators.h).
  *
  * If any position or velocity becomes NaN or infinite, the state from before
  * the call is restored (time included) and ::CLOTH_ERR_UNSTABLE is returned:
