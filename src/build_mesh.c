@@ -220,7 +220,15 @@ cloth_status cloth_build_mesh(cloth_t *cloth, const cloth_mesh_desc *d)
     memcpy(cloth->tris, d->triangles, tri_bytes);
     cloth->tri_count = d->triangle_count;
     cloth->fallback_normal[1] = 1.0f;
-    return build_springs(cloth, d);
+    s = build_springs(cloth, d);
+    /* Inverse mass 0 means "held where it is": a pin, so that the step keeps
+     * it in place whatever velocity the host gives it. */
+    for (uint32_t i = 0; s == CLOTH_OK && i < d->vertex_count; ++i) {
+        if (cloth->p.w[i] == 0.0f) {
+            s = cloth_pin(cloth, i, NULL);
+        }
+    }
+    return s;
 }
 
 void cloth_mesh_free(cloth_t *cloth)

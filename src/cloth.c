@@ -50,6 +50,7 @@ static void set_default_params(cloth_t *cloth)
     cloth->substeps = default_substeps;
     cloth->iterations = default_iterations;
     cloth->next_collider_id = 1u;
+    cloth_forces_defaults(cloth);
 }
 
 cloth_status cloth_create_common(const cloth_allocator *hooks, cloth_t **out)
@@ -185,6 +186,7 @@ void cloth_destroy(cloth_t *cloth)
     cloth_mesh_free(cloth);
     cloth_pins_free(cloth);
     cloth_colliders_free(cloth);
+    cloth_forces_free(cloth);
     cloth_mem_free(&alloc, cloth->block, cloth->block_bytes);
     cloth_mem_free(&alloc, cloth, sizeof *cloth);
 }

@@ -43,18 +43,39 @@ typedef struct cloth_pin_rec {
 
 typedef enum cloth_collider_kind {
     CLOTH_COLLIDER_SPHERE,
-    CLOTH_COLLIDER_PLANE
+    CLOTH_COLLIDER_PLANE,
+    CLOTH_COLLIDER_ELLIPSOID,
+    CLOTH_COLLIDER_CAPSULE,
+    CLOTH_COLLIDER_CYLINDER,
+    CLOTH_COLLIDER_TORUS
 } cloth_collider_kind;
 
+/* Where a collider's frame stands: origin (m), orientation (unit quaternion xyzw). */
+typedef struct cloth_pose {
+    float p[3];
+    float q[4];
+} cloth_pose;
+
+/* A shape in its own frame, and the motion of the frame: over the substeps
+ * of a step it travels in a straight line from `from` (where the step began)
+ * to `to` (the host's target); `at` is where it stands in this substep, `m`
+ * its rotation matrix, `v` and `w` its linear and angular velocity. */
 typedef struct cloth_collider {
     cloth_collider_id id;
     cloth_collider_kind kind;
-    float p[3];      /* sphere centre, or a point of the plane */
-    float n[3];      /* plane: unit normal pointing out of the solid side */
-    float radius;    /* sphere radius */
+    float size[3];   /* radius; ellipsoid: semi-axes; torus: major, minor radius (m) */
+    float axis[3];   /* plane: unit normal; capsule, cylinder: second end; torus: unit axis */
     float friction;  /* Coulomb mu */
     float thickness; /* extra distance kept from the surface, m */
+    cloth_pose from, to, at;
+    float m[9];
+    float v[3], w[3];
 } cloth_collider;
+
+/* Air for the aerodynamic force (forces.c). */
+typedef struct cloth_air {
+    float density, drag, lift;
+} cloth_air;
 
 struct cloth {
     cloth_allocator alloc;
@@ -100,8 +121,16 @@ struct cloth {
     uint32_t collider_count, collider_capacity;
     cloth_collider_id next_collider_id;
 
+    /* wind (a hook or a constant), air, and the host's force hook */
     cloth_wind_fn wind_fn;
     void *wind_user;
+    bool wind_on;
+    float wind_constant[3]; /* m/s, when wind_on and wind_fn is NULL */
+    cloth_air air;
+    cloth_force_fn force_fn;
+    void *force_user;
+    float *hook_buf; /* packed xyz scratch the hooks read and write */
+    size_t hook_buf_bytes;
 };
 
 /* platform/alloc.c */
@@ -138,28 +167,30 @@ void cloth_mesh_free(cloth_t *cloth);
 cloth_status cloth_alloc_particles(cloth_t *cloth, uint32_t count);
 cloth_status cloth_create_common(const cloth_allocator *hooks, cloth_t **out);
 
-/* forces.c: clear the accumulators, then the host's force hooks. */
+/* forces.c: the air's defaults for a new cloth; per substep, clear the
+ * accumulators, then wind and the host's force hook. */
+void cloth_forces_defaults(cloth_t *cloth);
 void cloth_forces_begin(cloth_t *cloth);
+void cloth_forces_free(cloth_t *cloth);
+/* aerodynamics.c: add the air's force on every triangle; `wind` holds an
+ * xyz velocity every `stride` floats (0: one for all particles). */
+void cloth_aerodynamics(cloth_t *cloth, const float *wind, size_t stride);
 
 /* pins.c */
 void cloth_pins_begin_step(cloth_t *cloth);
 void cloth_pins_apply(cloth_t *cloth, uint32_t substep, uint32_t substeps, float dt);
 void cloth_pins_free(cloth_t *cloth);
 
-/* colliders/colliders.c */
+/* colliders/ */
+/* Place every collider for the end of substep `substep` (1-based) of
+ * `substeps` in a step of dt seconds; the step calls it before each
+ * substep's forces. */
+void cloth_colliders_begin_substep(cloth_t *cloth, uint32_t substep, uint32_t substeps, float dt);
 void cloth_colliders_apply(cloth_t *cloth);
 /* Resolve one particle against every collider, for integrators that
  * interleave contacts with their own constraints (cloth_step_view). */
 void cloth_colliders_apply_one(cloth_t *cloth, uint32_t i);
 void cloth_colliders_free(cloth_t *cloth);
-/* Shapes: whether point x is inside the shape grown by its thickness, and if
- * so the outward unit normal and how far x must move along it. */
-bool cloth_contact_sphere(const cloth_collider *c, const float x[3], float n[3], float *depth);
-bool cloth_contact_plane(const cloth_collider *c, const float x[3], float n[3], float *depth);
-/* Push particle i out along unit normal n by `depth`, drop the velocity into
- * the surface and apply friction; shared by every shape. */
-void cloth_collider_resolve(cloth_t *cloth, uint32_t i, const float n[3], float depth,
-                            float friction, float h);
 
 /* integrators/integrators.c */
 const cloth_integrator_vtable *cloth_integrator_lookup(cloth_integrator kind);
@@ -175,7 +206,7 @@ extern const cloth_integrator_vtable cloth_integrator_semirigid;
 extern const cloth_integrator_vtable cloth_integrator_relaxation;
 /* Per-cloth integrator state made of `n` scratch arrays of cloth->count
  * floats, each aligned; it keeps its allocator so that destroy needs no cloth. */
-#define CLOTH_SCRATCH_MAX 8
+#define CLOTH_SCRATCH_MAX 12
 typedef struct cloth_scratch {
     cloth_allocator alloc;
     size_t bytes;

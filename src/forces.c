@@ -1,11 +1,88 @@
 /*
  * Per-substep forces that do not come from springs: the accumulators are
- * cleared here, then the host's hooks would add to them. Gravity is an
- * acceleration and is added by the integrators directly.
+ * cleared, then the wind (through the aerodynamics of aerodynamics.c) and
+ * the host's force hook add to them. Gravity is an acceleration and is added
+ * by the integrators directly.
  */
 #include "cloth_internal.h"
 
 #include <string.h>
+
+/* The hooks see packed xyz; these are the four buffers in hook_buf. */
+enum { BUF_POSITIONS, BUF_WIND, BUF_VELOCITIES, BUF_FORCES, BUF_COUNT };
+
+static const float default_air_density = 1.2f; /* kg/m^3, sea level at 20 C */
+static const float default_drag = 1.2f;        /* flat plate broadside */
+static const float default_lift = 1.0f;
+
+void cloth_forces_defaults(cloth_t *cloth)
+{
+    cloth->air.density = default_air_density;
+    cloth->air.drag = default_drag;
+    cloth->air.lift = default_lift;
+}
+
+static float *buffer(const cloth_t *cloth, int which)
+{
+    return cloth->hook_buf + (size_t)which * 3u * cloth->count;
+}
+
+static cloth_status ensure_hook_buffers(cloth_t *cloth)
+{
+    if (cloth->hook_buf != NULL) {
+        return CLOTH_OK;
+    }
+    size_t bytes = (size_t)BUF_COUNT * 3u * cloth->count * sizeof(float);
+    float *buf = cloth_mem_alloc(&cloth->alloc, bytes);
+    if (buf == NULL) {
+        return CLOTH_ERR_OUT_OF_MEMORY;
+    }
+    cloth->hook_buf = buf;
+    cloth->hook_buf_bytes = bytes;
+    return CLOTH_OK;
+}
+
+static void pack(const cloth_t *cloth, const float *ax, const float *ay, const float *az, float *dst)
+{
+    for (uint32_t i = 0; i < cloth->count; ++i) {
+        dst[3u * i] = ax[i];
+        dst[3u * i + 1u] = ay[i];
+        dst[3u * i + 2u] = az[i];
+    }
+}
+
+static void apply_wind(cloth_t *cloth, float time, bool *packed)
+{
+    if (cloth->wind_fn == NULL) {
+        cloth_aerodynamics(cloth, cloth->wind_constant, 0u);
+        return;
+    }
+    float *pos = buffer(cloth, BUF_POSITIONS), *wind = buffer(cloth, BUF_WIND);
+    pack(cloth, cloth->p.x, cloth->p.y, cloth->p.z, pos);
+    *packed = true;
+    /* zeroed so that a hook that skips particles leaves still air there,
+     * the same in every run */
+    memset(wind, 0, 3u * (size_t)cloth->count * sizeof(float));
+    cloth->wind_fn(cloth->wind_user, time, cloth->count, pos, wind);
+    cloth_aerodynamics(cloth, wind, 3u);
+}
+
+static void apply_external(cloth_t *cloth, float time, bool packed)
+{
+    float *pos = buffer(cloth, BUF_POSITIONS), *vel = buffer(cloth, BUF_VELOCITIES);
+    float *f = buffer(cloth, BUF_FORCES);
+    if (!packed) {
+        pack(cloth, cloth->p.x, cloth->p.y, cloth->p.z, pos);
+    }
+    pack(cloth, cloth->p.vx, cloth->p.vy, cloth->p.vz, vel);
+    memset(f, 0, 3u * (size_t)cloth->count * sizeof(float));
+    cloth->force_fn(cloth->force_user, time, cloth->count, pos, vel, f);
+    for (uint32_t i = 0; i < cloth->count; ++i) {
+        cloth->p.fx[i] += f[3u * i];
+        cloth->p.fy[i] += f[3u * i + 1u];
+        cloth->p.fz[i] += f[3u * i + 2u];
+    }
+}
 
 void cloth_forces_begin(cloth_t *cloth)
 {
@@ -13,6 +90,21 @@ void cloth_forces_begin(cloth_t *cloth)
     memset(cloth->p.fx, 0, bytes);
     memset(cloth->p.fy, 0, bytes);
     memset(cloth->p.fz, 0, bytes);
+    const float time = (float)cloth->time;
+    bool packed = false;
+    if (cloth->wind_on) {
+        apply_wind(cloth, time, &packed);
+    }
+    if (cloth->force_fn != NULL) {
+        apply_external(cloth, time, packed);
+    }
+}
+
+void cloth_forces_free(cloth_t *cloth)
+{
+    cloth_mem_free(&cloth->alloc, cloth->hook_buf, cloth->hook_buf_bytes);
+    cloth->hook_buf = NULL;
+    cloth->hook_buf_bytes = 0u;
 }
 
 cloth_status cloth_set_wind(cloth_t *cloth, cloth_wind_fn fn, void *user)
@@ -21,9 +113,75 @@ cloth_status cloth_set_wind(cloth_t *cloth, cloth_wind_fn fn, void *user)
         return CLOTH_ERR_INVALID_ARGUMENT;
     }
     if (fn != NULL) {
-        return CLOTH_ERR_UNSUPPORTED; /* aerodynamics arrive with the collider/wind work */
+        cloth_status s = ensure_hook_buffers(cloth);
+        if (s != CLOTH_OK) {
+            return s;
+        }
+    }
+    cloth->wind_fn = fn;
+    cloth->wind_user = fn != NULL ? user : NULL;
+    cloth->wind_on = fn != NULL;
+    return CLOTH_OK;
+}
+
+cloth_status cloth_set_constant_wind(cloth_t *cloth, const float velocity[3])
+{
+    if (cloth == NULL || velocity == NULL || !cloth_finite3(velocity)) {
+        return CLOTH_ERR_INVALID_ARGUMENT;
+    }
+    for (int k = 0; k < 3; ++k) {
+        cloth->wind_constant[k] = velocity[k];
     }
     cloth->wind_fn = NULL;
-    cloth->wind_user = user;
+    cloth->wind_user = NULL;
+    cloth->wind_on = true;
+    return CLOTH_OK;
+}
+
+cloth_status cloth_set_external_force(cloth_t *cloth, cloth_force_fn fn, void *user)
+{
+    if (cloth == NULL) {
+        return CLOTH_ERR_INVALID_ARGUMENT;
+    }
+    if (fn != NULL) {
+        cloth_status s = ensure_hook_buffers(cloth);
+        if (s != CLOTH_OK) {
+            return s;
+        }
+    }
+    cloth->force_fn = fn;
+    cloth->force_user = fn != NULL ? user : NULL;
+    return CLOTH_OK;
+}
+
+static bool non_negative(float value)
+{
+    return value >= 0.0f && isfinite(value);
+}
+
+cloth_status cloth_set_air_density(cloth_t *cloth, float kg_per_m3)
+{
+    if (cloth == NULL || !non_negative(kg_per_m3)) {
+        return CLOTH_ERR_INVALID_ARGUMENT;
+    }
+    cloth->air.density = kg_per_m3;
+    return CLOTH_OK;
+}
+
+cloth_status cloth_set_drag_coefficient(cloth_t *cloth, float drag)
+{
+    if (cloth == NULL || !non_negative(drag)) {
+        return CLOTH_ERR_INVALID_ARGUMENT;
+    }
+    cloth->air.drag = drag;
+    return CLOTH_OK;
+}
+
+cloth_status cloth_set_lift_coefficient(cloth_t *cloth, float lift)
+{
+    if (cloth == NULL || !non_negative(lift)) {
+        return CLOTH_ERR_INVALID_ARGUMENT;
+    }
+    cloth->air.lift = lift;
     return CLOTH_OK;
 }

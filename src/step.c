@@ -2,7 +2,8 @@
  * cloth_step: the order of one step, as a list of named stages.
  *
  *   keep the state (for rollback); pins record where they start
- *   per substep: pins -> forces -> integrator -> pins -> colliders -> finish
+ *   per substep: pins and colliders placed -> forces -> integrator -> pins
+ *                -> collisions -> finish
  *   finite check: restore the kept state on NaN/Inf
  *
  * Pins are placed before the integrator so that position-based integrators
@@ -84,6 +85,7 @@ static cloth_status substep(cloth_t *cloth, cloth_step_view *view, uint32_t s, f
     const cloth_integrator_vtable *vt = cloth->integ;
     view->substep = s;
     cloth_pins_apply(cloth, s + 1u, view->substeps, dt);
+    cloth_colliders_begin_substep(cloth, s + 1u, view->substeps, dt);
     cloth_forces_begin(cloth);
     if (vt->flags & CLOTH_INTEGRATOR_WANTS_SPRING_FORCES) {
         cloth_springs_accumulate(cloth);

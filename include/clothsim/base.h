@@ -69,8 +69,8 @@ CLOTH_API uint32_t cloth_version(void);
  * cloth.
  */
 typedef struct cloth_allocator {
-    void *(*alloc)(void *user, size_t size, size_t alignment);
-    void (*free)(void *user, void *ptr, size_t size);
+    void *(*alloc)(void *user, size_t size, size_t alignment); /**< allocate `size` bytes aligned to `alignment`, or return NULL */
+    void (*free)(void *user, void *ptr, size_t size);          /**< release a block `alloc` returned, with its size */
     void *user; /**< passed back to both hooks unchanged */
 } cloth_allocator;
 

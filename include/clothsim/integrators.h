@@ -35,9 +35,15 @@ extern "C" {
  */
 typedef struct cloth_step_view {
     uint32_t count;          /**< particles */
+    /** @{ */
     float *x, *y, *z;        /**< positions, m; read and written */
+    /** @} */
+    /** @{ */
     float *vx, *vy, *vz;     /**< velocities, m/s; read and written */
+    /** @} */
+    /** @{ */
     const float *fx, *fy, *fz; /**< forces for this substep, N (not gravity) */
+    /** @} */
     const float *inv_mass;   /**< 1/kg; 0 for pinned particles, which must not move */
     float gravity[3];        /**< m/s^2 */
     float h;                 /**< the substep, s */
@@ -53,7 +59,7 @@ typedef struct cloth_step_view {
      * must keep constraints and contacts together. `ctx` is `collide_ctx`.
      */
     void (*collide_particle)(void *ctx, uint32_t index);
-    void *collide_ctx;
+    void *collide_ctx;       /**< the context to pass to `collide_particle` */
 } cloth_step_view;
 
 /**

@@ -38,7 +38,11 @@ typedef struct cloth_mesh_desc {
     uint32_t triangle_count;     /**< >= 1 */
     float particle_mass;         /**< kg per vertex when `masses` and `inverse_masses` are NULL, > 0. Default 0.01 */
     const float *masses;         /**< optional, kg per vertex, each finite and > 0 */
-    /** optional instead of `masses`: 1/kg per vertex, finite and >= 0; 0 pins the vertex where it is */
+    /**
+     * optional instead of `masses`: 1/kg per vertex, finite and >= 0. 0 pins the
+     * vertex where it is, as cloth_pin() with a NULL target; cloth_unpin() then
+     * leaves it a particle of infinite mass: no force changes its velocity.
+     */
     const float *inverse_masses;
     uint32_t struct_size;        /**< sizeof(cloth_mesh_desc), set by cloth_mesh_desc_init() */
     const cloth_allocator *allocator; /**< memory hooks; NULL uses malloc/free */

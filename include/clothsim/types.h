@@ -68,9 +68,9 @@ typedef enum cloth_integrator {
  * (r+1, c-1) by shear springs, and to (r, c+2) and (r+2, c) by bend springs.
  */
 typedef enum cloth_spring_type {
-    CLOTH_SPRING_STRUCTURAL = 0,
-    CLOTH_SPRING_SHEAR = 1,
-    CLOTH_SPRING_BEND = 2,
+    CLOTH_SPRING_STRUCTURAL = 0, /**< along the rows and columns: resists stretching */
+    CLOTH_SPRING_SHEAR = 1,      /**< across the diagonals of a cell: resists shearing */
+    CLOTH_SPRING_BEND = 2,       /**< to the next-but-one particle: resists folding */
     CLOTH_SPRING_FORCE32 = 0x7fffffff
 } cloth_spring_type;
 
@@ -90,6 +90,7 @@ typedef enum cloth_spring_type {
  * with ::CLOTH_ERR_UNSUPPORTED (the library is older than the header).
  */
 typedef struct cloth_grid_desc {
+    /** particles per column (the number of rows), >= 1. Default 32 */
     uint32_t rows, cols;      /**< particles per column and per row; >= 1 each, rows * cols >= 2. Default 32 x 32 */
     float spacing;            /**< structural rest length in metres, > 0. Default 0.05 */
     float origin[3];          /**< position of particle (0, 0), metres. Default (0, 0, 0) */

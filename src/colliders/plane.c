@@ -1,17 +1,32 @@
-/* Infinite plane (seed 000's floor): particles less than the thickness in
- * front of it are pushed out along its normal. */
-#include "cloth_internal.h"
+/* Infinite plane (seed 000's floor) through the frame's origin, solid behind
+ * its unit normal `axis`. Particles less than the thickness in front of it
+ * are moved straight out along the normal. */
+#include "shapes.h"
 
-bool cloth_contact_plane(const cloth_collider *c, const float x[3], float n[3], float *depth)
+cloth_status cloth_add_plane(cloth_t *cloth, const float point[3], const float normal[3], cloth_collider_id *out)
 {
-    float dist = (x[0] - c->p[0]) * c->n[0] + (x[1] - c->p[1]) * c->n[1] + (x[2] - c->p[2]) * c->n[2] -
-                 c->thickness;
-    if (!(dist < 0.0f)) {
+    cloth_collider shape = {0};
+    if (cloth == NULL || point == NULL || normal == NULL || out == NULL || !cloth_finite3(point) ||
+        !cloth_normalise3(normal, shape.axis)) {
+        return CLOTH_ERR_INVALID_ARGUMENT;
+    }
+    shape.kind = CLOTH_COLLIDER_PLANE;
+    for (int k = 0; k < 3; ++k) {
+        shape.to.p[k] = point[k];
+    }
+    (void)cloth_quat_accept(NULL, shape.to.q);
+    return cloth_collider_add(cloth, &shape, out);
+}
+
+bool cloth_shape_plane(const cloth_collider *c, const float p[3], float out[3], float n[3])
+{
+    const float gap = cloth_dot3(p, c->axis) - c->thickness;
+    if (!(gap < 0.0f)) {
         return false;
     }
-    n[0] = c->n[0];
-    n[1] = c->n[1];
-    n[2] = c->n[2];
-    *depth = -dist;
+    for (int k = 0; k < 3; ++k) {
+        out[k] = p[k] - gap * c->axis[k];
+        n[k] = c->axis[k];
+    }
     return true;
 }

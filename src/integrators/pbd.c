@@ -5,7 +5,8 @@
  *   project   `iterations` Jacobi passes: every spring proposes moving its
  *             ends toward its rest length, split by inverse mass and scaled by
  *             the family's constraint stiffness; each particle then moves to
- *             (sum of its proposals + a x) / (n + a), a = the Jacobi weight
+ *             (sum of its proposals + a x) / (n + a), a = the Jacobi weight,
+ *             computed as x + (sum of corrections) / (n + a)
  *   velocity  v = (x_final - x) / h
  *
  * Jacobi rather than Gauss-Seidel: every spring reads the positions of the
@@ -24,7 +25,12 @@ static cloth_status pbd_create(void *user, const cloth_t *cloth, void **out)
     return cloth_scratch_create(cloth, PBD_ARRAYS, out);
 }
 
-/* One spring's proposals for both ends, from positions of the last pass. */
+/* One spring's proposals for both ends, from positions of the last pass,
+ * kept as corrections rather than absolute positions: averaging absolute
+ * positions rounds x to a multiple of its own ulp every pass, and that
+ * rounding would become velocity (a cloth at rest far from the origin would
+ * drift). The average is the same: (sum(x + d) + a x) / (n + a) =
+ * x + sum(d) / (n + a). */
 static inline void propose(const cloth_step_view *s, float *const a[PBD_ARRAYS], uint32_t i, uint32_t j,
                            float rest, float stiffness)
 {
@@ -37,13 +43,13 @@ static inline void propose(const cloth_step_view *s, float *const a[PBD_ARRAYS],
         c = stiffness * (len - rest) / (len * wsum);
     }
     /* i moves toward j by wi c d, j toward i by wj c d */
-    a[SX][i] += s->x[i] + wi * c * dx;
-    a[SY][i] += s->y[i] + wi * c * dy;
-    a[SZ][i] += s->z[i] + wi * c * dz;
+    a[SX][i] += wi * c * dx;
+    a[SY][i] += wi * c * dy;
+    a[SZ][i] += wi * c * dz;
     a[SN][i] += 1.0f;
-    a[SX][j] += s->x[j] - wj * c * dx;
-    a[SY][j] += s->y[j] - wj * c * dy;
-    a[SZ][j] += s->z[j] - wj * c * dz;
+    a[SX][j] -= wj * c * dx;
+    a[SY][j] -= wj * c * dy;
+    a[SZ][j] -= wj * c * dz;
     a[SN][j] += 1.0f;
 }
 
@@ -107,9 +113,9 @@ static cloth_status pbd_step(void *user, void *state, const cloth_step_view *s)
                 continue; /* pinned, or no springs and no weight: nothing to average */
             }
             float inv = 1.0f / n;
-            s->x[i] = (a[SX][i] + weight * s->x[i]) * inv;
-            s->y[i] = (a[SY][i] + weight * s->y[i]) * inv;
-            s->z[i] = (a[SZ][i] + weight * s->z[i]) * inv;
+            s->x[i] += a[SX][i] * inv;
+            s->y[i] += a[SY][i] * inv;
+            s->z[i] += a[SZ][i] * inv;
         }
     }
     const float inv_h = 1.0f / h;

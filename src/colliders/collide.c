@@ -1,0 +1,125 @@
+/*
+ * The collider pass at the end of each substep: every collider is placed
+ * where it stands at the end of the substep, each free particle is brought
+ * into the collider's frame, the shape says where it must go, and the
+ * response (push out, drop the velocity into the surface relative to the
+ * moving surface, Coulomb friction) is applied in world space.
+ */
+#include "shapes.h"
+
+static cloth_shape_fn shape_of(cloth_collider_kind kind)
+{
+    switch (kind) {
+    case CLOTH_COLLIDER_SPHERE:
+        return cloth_shape_sphere;
+    case CLOTH_COLLIDER_PLANE:
+        return cloth_shape_plane;
+    case CLOTH_COLLIDER_ELLIPSOID:
+        return cloth_shape_ellipsoid;
+    case CLOTH_COLLIDER_CAPSULE:
+        return cloth_shape_capsule;
+    case CLOTH_COLLIDER_CYLINDER:
+        return cloth_shape_cylinder;
+    case CLOTH_COLLIDER_TORUS:
+        return cloth_shape_torus;
+    }
+    return cloth_shape_sphere; /* unreachable: kinds are set by the add functions */
+}
+
+void cloth_colliders_begin_substep(cloth_t *cloth, uint32_t substep, uint32_t substeps, float dt)
+{
+    for (uint32_t k = 0; k < cloth->collider_count; ++k) {
+        cloth_collider *c = &cloth->colliders[k];
+        if (substep <= 1u) {
+            /* a step starts where the last one got to, even if it was
+             * abandoned half way: the collider never jumps */
+            c->from = c->at;
+        }
+        cloth_collider_place(c, substep, substeps, dt);
+    }
+}
+
+/* The particle takes the surface's normal velocity when it was moving into
+ * the surface; friction acts on the velocity relative to the surface. */
+static void resolve(cloth_t *cloth, uint32_t i, const float x[3], const float n[3], const float vs[3],
+                    float friction)
+{
+    cloth_particles *p = &cloth->p;
+    p->x[i] = x[0];
+    p->y[i] = x[1];
+    p->z[i] = x[2];
+    const float r[3] = {p->vx[i] - vs[0], p->vy[i] - vs[1], p->vz[i] - vs[2]};
+    const float vn = cloth_dot3(r, n);
+    if (vn >= 0.0f) {
+        return; /* already leaving the surface */
+    }
+    const float t[3] = {r[0] - vn * n[0], r[1] - vn * n[1], r[2] - vn * n[2]};
+    float keep = 1.0f;
+    if (friction > 0.0f) {
+        /* Coulomb: the tangential speed drops by at most mu times the normal
+         * speed removed, and stops (static friction) when that is enough. */
+        const float vt = sqrtf(cloth_dot3(t, t));
+        const float drop = -vn * friction;
+        keep = vt > drop ? 1.0f - drop / vt : 0.0f;
+        /* The particle already slid by about t * lag this substep; take back
+         * the part friction removed, or a resting particle creeps down a
+         * slope by g h^2 sin(theta) every substep although its velocity is
+         * zero. */
+        const float back = (1.0f - keep) * cloth->friction_lag;
+        p->x[i] -= t[0] * back;
+        p->y[i] -= t[1] * back;
+        p->z[i] -= t[2] * back;
+    }
+    p->vx[i] = vs[0] + t[0] * keep;
+    p->vy[i] = vs[1] + t[1] * keep;
+    p->vz[i] = vs[2] + t[2] * keep;
+}
+
+static void collide(cloth_t *cloth, const cloth_collider *c, cloth_shape_fn shape, uint32_t i)
+{
+    const float *m = c->m;
+    const float d[3] = {cloth->p.x[i] - c->at.p[0], cloth->p.y[i] - c->at.p[1], cloth->p.z[i] - c->at.p[2]};
+    /* into the frame with the transpose of the rotation */
+    const float local[3] = {m[0] * d[0] + m[3] * d[1] + m[6] * d[2], m[1] * d[0] + m[4] * d[1] + m[7] * d[2],
+                            m[2] * d[0] + m[5] * d[1] + m[8] * d[2]};
+    float out[3], nl[3];
+    if (!shape(c, local, out, nl)) {
+        return;
+    }
+    float arm[3], n[3], x[3], vs[3];
+    for (int r = 0; r < 3; ++r) {
+        arm[r] = m[3 * r] * out[0] + m[3 * r + 1] * out[1] + m[3 * r + 2] * out[2];
+        n[r] = m[3 * r] * nl[0] + m[3 * r + 1] * nl[1] + m[3 * r + 2] * nl[2];
+        x[r] = c->at.p[r] + arm[r];
+    }
+    /* velocity of the surface point: the origin's plus the spin's */
+    vs[0] = c->v[0] + c->w[1] * arm[2] - c->w[2] * arm[1];
+    vs[1] = c->v[1] + c->w[2] * arm[0] - c->w[0] * arm[2];
+    vs[2] = c->v[2] + c->w[0] * arm[1] - c->w[1] * arm[0];
+    resolve(cloth, i, x, n, vs, c->friction);
+}
+
+void cloth_colliders_apply(cloth_t *cloth)
+{
+    const float *w = cloth->p.w;
+    for (uint32_t k = 0; k < cloth->collider_count; ++k) {
+        const cloth_collider *c = &cloth->colliders[k];
+        const cloth_shape_fn shape = shape_of(c->kind);
+        for (uint32_t i = 0; i < cloth->count; ++i) {
+            if (w[i] > 0.0f) { /* pinned: the host decides where it is */
+                collide(cloth, c, shape, i);
+            }
+        }
+    }
+}
+
+void cloth_colliders_apply_one(cloth_t *cloth, uint32_t i)
+{
+    if (!(cloth->p.w[i] > 0.0f)) {
+        return;
+    }
+    for (uint32_t k = 0; k < cloth->collider_count; ++k) {
+        const cloth_collider *c = &cloth->colliders[k];
+        collide(cloth, c, shape_of(c->kind), i);
+    }
+}

@@ -1,0 +1,88 @@
+/*
+ * Cylinder with flat end caps: the solid within `radius` of the axis between
+ * the frame's origin (the centre of the first cap) and `axis` (the centre of
+ * the second). Finite, because a table top or a post ends somewhere; its
+ * rims are sharp, and the thickness rounds them (the grown surface is every
+ * point at that distance from the solid).
+ *
+ * A particle inside leaves through the nearest of the side and the two caps;
+ * one outside but within the thickness goes straight away from the nearest
+ * point of the solid.
+ */
+#include "shapes.h"
+
+cloth_status cloth_add_cylinder(cloth_t *cloth, const float a[3], const float b[3], float radius,
+                                cloth_collider_id *out)
+{
+    cloth_collider shape = {0};
+    if (cloth == NULL || a == NULL || b == NULL || out == NULL || !cloth_finite3(a) || !cloth_finite3(b) ||
+        !(radius > 0.0f) || !isfinite(radius)) {
+        return CLOTH_ERR_INVALID_ARGUMENT;
+    }
+    for (int k = 0; k < 3; ++k) {
+        shape.axis[k] = b[k] - a[k];
+        shape.to.p[k] = a[k];
+    }
+    float e[3];
+    if (!cloth_normalise3(shape.axis, e)) {
+        return CLOTH_ERR_INVALID_ARGUMENT; /* no height, or an overflowing one */
+    }
+    shape.kind = CLOTH_COLLIDER_CYLINDER;
+    shape.size[0] = radius;
+    (void)cloth_quat_accept(NULL, shape.to.q);
+    return cloth_collider_add(cloth, &shape, out);
+}
+
+bool cloth_shape_cylinder(const cloth_collider *c, const float p[3], float out[3], float n[3])
+{
+    const float len = sqrtf(cloth_dot3(c->axis, c->axis));
+    const float e[3] = {c->axis[0] / len, c->axis[1] / len, c->axis[2] / len};
+    const float r = c->size[0], th = c->thickness;
+    const float h = cloth_dot3(p, e);
+    const float radial[3] = {p[0] - h * e[0], p[1] - h * e[1], p[2] - h * e[2]};
+    const float rho = sqrtf(cloth_dot3(radial, radial));
+    float u[3];
+    if (rho > 0.0f) {
+        u[0] = radial[0] / rho;
+        u[1] = radial[1] / rho;
+        u[2] = radial[2] / rho;
+    } else {
+        cloth_perpendicular(e, u);
+    }
+    if (h >= 0.0f && h <= len && rho <= r) {
+        const float side = r - rho, bottom = h, top = len - h;
+        if (side <= bottom && side <= top) {
+            for (int k = 0; k < 3; ++k) {
+                n[k] = u[k];
+                out[k] = h * e[k] + (r + th) * u[k];
+            }
+        } else {
+            const float sign = bottom < top ? -1.0f : 1.0f;
+            const float level = bottom < top ? -th : len + th;
+            for (int k = 0; k < 3; ++k) {
+                n[k] = sign * e[k];
+                out[k] = radial[k] + level * e[k];
+            }
+        }
+        return true;
+    }
+    const float hc = fminf(fmaxf(h, 0.0f), len), rc = fminf(rho, r);
+    float near[3], d[3];
+    for (int k = 0; k < 3; ++k) {
+        near[k] = hc * e[k] + rc * u[k];
+        d[k] = p[k] - near[k];
+    }
+    const float d2 = cloth_dot3(d, d);
+    if (!(d2 < th * th)) {
+        return false;
+    }
+    const float dist = sqrtf(d2);
+    if (!(dist > 0.0f)) {
+        return false; /* on the surface to rounding; the inside branch owns it */
+    }
+    for (int k = 0; k < 3; ++k) {
+        n[k] = d[k] / dist;
+        out[k] = near[k] + th * n[k];
+    }
+    return true;
+}

@@ -1,0 +1,49 @@
+/*
+ * Private to src/colliders/: the shape queries, the pose arithmetic and the
+ * table insertion every cloth_add_* shares.
+ *
+ * Every shape is described in its own frame (origin = the collider's
+ * reference point, axes = its orientation). The pass over the particles
+ * brings each particle into that frame, asks the shape, and carries the
+ * answer back, so a shape never sees the pose or the motion.
+ */
+#ifndef CLOTHSIM_COLLIDERS_SHAPES_H
+#define CLOTHSIM_COLLIDERS_SHAPES_H
+
+#include "cloth_internal.h"
+
+/* Whether point p (shape frame) lies closer than the thickness to the solid,
+ * or inside it. If so, `out` is where it must go (on the surface grown by
+ * the thickness) and `n` the outward unit normal there, both in the frame.
+ * The answers are exact for convex shapes: `out` is `n * thickness` away
+ * from the surface point whose normal is `n`, so it is never left inside. */
+typedef bool (*cloth_shape_fn)(const cloth_collider *c, const float p[3], float out[3], float n[3]);
+
+bool cloth_shape_sphere(const cloth_collider *c, const float p[3], float out[3], float n[3]);
+bool cloth_shape_plane(const cloth_collider *c, const float p[3], float out[3], float n[3]);
+bool cloth_shape_ellipsoid(const cloth_collider *c, const float p[3], float out[3], float n[3]);
+bool cloth_shape_capsule(const cloth_collider *c, const float p[3], float out[3], float n[3]);
+bool cloth_shape_cylinder(const cloth_collider *c, const float p[3], float out[3], float n[3]);
+bool cloth_shape_torus(const cloth_collider *c, const float p[3], float out[3], float n[3]);
+
+/* colliders.c: append a shape whose kind, size, axis and frame are filled;
+ * it starts at rest at that frame with thickness 0 and friction 0. */
+cloth_status cloth_collider_add(cloth_t *cloth, const cloth_collider *shape, cloth_collider_id *out);
+
+/* pose.c */
+/* `in` NULL gives the identity; otherwise it must be finite with a squared
+ * length within CLOTH_QUAT_TOLERANCE of 1, and is normalised into `out`. */
+#define CLOTH_QUAT_TOLERANCE 1e-3f
+bool cloth_quat_accept(const float in[4], float out[4]);
+/* Place the collider at fraction substep/substeps of its way from `from` to
+ * `to` over a step of dt seconds: `at`, its matrix and its velocities. */
+void cloth_collider_place(cloth_collider *c, uint32_t substep, uint32_t substeps, float dt);
+/* A unit vector perpendicular to unit vector e. */
+void cloth_perpendicular(const float e[3], float out[3]);
+
+static inline float cloth_dot3(const float a[3], const float b[3])
+{
+    return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
+}
+
+#endif /* CLOTHSIM_COLLIDERS_SHAPES_H */
