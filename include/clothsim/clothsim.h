@@ -167,15 +167,20 @@ CLOTH_API cloth_status cloth_set_iterations(cloth_t *cloth, uint32_t iterations)
  *   Jacobi weight; finally `v = (x_final - x) / h`. Unconditionally stable;
  *   stretch falls as iterations rise. The force stiffness k is not used.
  * - ::CLOTH_INTEGRATOR_SEMIRIGID, the curtain model (seed 003), grids only:
- *   predict as PBD (with spring forces, so shear and bend springs still act);
- *   a weft pass restores each row's links from its middle outward; then one
- *   pass from row 0 down places every particle at the warp rest length below
- *   the one above, exactly; `v = (x_final - x) / h`. After the colliders the
- *   warp pass runs again with each particle's contacts resolved in it, so warp
- *   links end every step at their rest length to float precision. No iterative
- *   solve, O(particles). Pin the top row: a column whose top is free is still
- *   a rigid chain, but nothing holds it up. Stable when the shear and bend
- *   springs satisfy the Euler limit.
+ *   `v' = (v + a h) exp(-c h)`; v' is projected so that no warp or weft link
+ *   stretches at first order (an exact tridiagonal solve along every row, then
+ *   every column); `x' = x + v' h`; a weft pass restores each row's links
+ *   outward from its pins (or its middle); then one pass from row 0 down puts
+ *   every particle at the warp rest length below the one above, exactly.
+ *   After the colliders the warp pass runs again with each particle's contacts
+ *   resolved in it, so warp links end every step at their rest length to float
+ *   precision, with wind, collisions and moving pins. No iterative
+ *   solve for positions, O(particles). Made for curtains: pin the top row
+ *   (row 0). A column whose top is free is still a rigid chain, but only the
+ *   weft links hold it up; a cloth hung from two corners does not come to rest
+ *   (its row and column velocity projections, alternated four times, do not
+ *   converge, and the motion that remains keeps swinging). Springs are not
+ *   used: the cloth bends and shears freely.
  * - ::CLOTH_INTEGRATOR_RELAXATION (seed 002's massless cloth): no inertia;
  *   each substep moves every free particle by `(f + m g) / (2 D)`, D the sum
  *   of `k / L0` over its springs, and sets velocities to zero. It converges to

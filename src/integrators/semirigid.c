@@ -179,8 +179,9 @@ static void warp_positions(const cloth_t *cloth, const cloth_step_view *s, float
     const uint32_t cols = cloth->cols;
     const float rest = cloth->family_rest[1]; /* (1, 0) */
     for (uint32_t i = 0; i + cols < s->count; ++i) {
-        if (s->inv_mass[i + cols] != 0.0f) {
-            place(s, a, i, i + cols, rest);
+        const uint32_t j = i + cols;
+        if (s->inv_mass[j] != 0.0f) {
+            place(s, a, i, j, rest);
         }
     }
 }
