@@ -1,0 +1,157 @@
+/*
+ * drape-N, the scene every performance figure of clothsim is measured on:
+ * an N x N cloth, 2 m square, horizontal at y = 0 and centred on the origin,
+ * its two corners at z = -1 pinned, over a static sphere of radius 0.6 m at
+ * (0, -1.1, 0); gravity 9.81, dt = 1/60, 600 frames.
+ *
+ * Quality is checked at the end of every run and a configuration that fails
+ * it gets no time: no non-finite value; over structural and shear links mean
+ * length / rest <= 1.03 and max <= 1.10; no particle inside the sphere; the
+ * cloth resting on it (its closest particle within 5 mm of the surface).
+ *
+ * Prints one JSON object per line per configuration. Not a test: timings
+ * depend on the machine.
+ *
+ * Usage: drape [--sizes 32,64,128] [--frames 600] [--runs 3]
+ *              [--integrators euler,trapezoid,verlet,pbd,...] [--substeps S]
+ *              [--iterations I]
+ */
+#define _POSIX_C_SOURCE 199309L
+#include "drape_scene.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+static double now_seconds(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static int compare_doubles(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+typedef struct named_integrator {
+    const char *name;
+    cloth_integrator kind;
+} named_integrator;
+
+static const named_integrator k_integrators[] = {
+    {"euler", CLOTH_INTEGRATOR_EXPLICIT_EULER}, {"trapezoid", CLOTH_INTEGRATOR_TRAPEZOID},
+    {"verlet", CLOTH_INTEGRATOR_VERLET},        {"pbd", CLOTH_INTEGRATOR_PBD},
+    {"semirigid", CLOTH_INTEGRATOR_SEMIRIGID},  {"relaxation", CLOTH_INTEGRATOR_RELAXATION},
+    {"xpbd", (cloth_integrator)6},              {"implicit", (cloth_integrator)7},
+};
+enum { INTEGRATOR_COUNT = sizeof k_integrators / sizeof k_integrators[0] };
+
+/* Whether `name` is one of the comma-separated words of `list`. */
+static int in_list(const char *list, const char *name)
+{
+    size_t len = strlen(name);
+    for (const char *p = list; (p = strstr(p, name)) != NULL; p += len) {
+        int starts = p == list || p[-1] == ',';
+        int ends = p[len] == '\0' || p[len] == ',';
+        if (starts && ends) {
+            return 1;
+        }
+    }
+    return 0;
+}
+
+static int parse_list(const char *text, uint32_t *out, int max)
+{
+    int n = 0;
+    while (*text && n < max) {
+        out[n++] = (uint32_t)strtoul(text, (char **)&text, 10);
+        if (*text == ',') {
+            ++text;
+        }
+    }
+    return n;
+}
+
+static void run_config(const named_integrator *integ, uint32_t n, uint32_t frames, uint32_t runs,
+                       uint32_t substeps, uint32_t iterations)
+{
+    double times[16];
+    drape_quality q = {0};
+    uint32_t done = 0;
+    for (uint32_t r = 0; r < runs && r < 16u; ++r) {
+        drape_scene scene;
+        cloth_status s = drape_scene_create(&scene, n, integ->kind, substeps, iterations);
+        if (s != CLOTH_OK) {
+            printf("{\"scene\":\"drape\",\"n\":%u,\"integrator\":\"%s\",\"error\":\"%s\"}\n", n, integ->name,
+                   cloth_status_string(s));
+            return;
+        }
+        double t0 = now_seconds();
+        for (uint32_t f = 0; f < frames && s == CLOTH_OK; ++f) {
+            s = cloth_step(scene.cloth, DRAPE_DT);
+        }
+        times[done++] = now_seconds() - t0;
+        drape_scene_quality(&scene, s, &q);
+        drape_scene_destroy(&scene);
+        if (!q.ok) {
+            break; /* a failing configuration gets no time */
+        }
+    }
+    qsort(times, done, sizeof times[0], compare_doubles);
+    double ms = 1e3 * times[done / 2u] / (double)frames;
+    uint32_t used_substeps = substeps ? substeps : 16u;
+    double particle_substeps = q.ok ? (double)n * n * used_substeps * frames / times[done / 2u] : 0.0;
+    printf("{\"scene\":\"drape\",\"n\":%u,\"integrator\":\"%s\",\"threads\":1,\"substeps\":%u,"
+           "\"frames\":%u,\"runs\":%u,\"quality_ok\":%s,\"ms_per_frame\":%s%.4f,"
+           "\"particle_substeps_per_s\":%.4g,\"mean_stretch\":%.4f,\"max_stretch\":%.4f,"
+           "\"max_penetration_m\":%.3g,\"closest_to_sphere_m\":%.4f,\"finite\":%s,"
+           "\"bytes_per_particle\":%.1f,\"why\":\"%s\"}\n",
+           n, integ->name, used_substeps, frames, done, q.ok ? "true" : "false", q.ok ? "" : "-", q.ok ? ms : 1.0,
+           particle_substeps, q.mean_stretch, q.max_stretch, q.max_penetration, q.closest, q.finite ? "true" : "false",
+           q.bytes_per_particle, q.why);
+    fflush(stdout);
+}
+
+int main(int argc, char **argv)
+{
+    uint32_t sizes[16] = {32, 64, 128};
+    int size_count = 3;
+    uint32_t frames = DRAPE_FRAMES, runs = 3, substeps = 0, iterations = 0;
+    const char *only = NULL;
+    for (int a = 1; a + 1 < argc; a += 2) {
+        if (strcmp(argv[a], "--sizes") == 0) {
+            size_count = parse_list(argv[a + 1], sizes, 16);
+        } else if (strcmp(argv[a], "--frames") == 0) {
+            frames = (uint32_t)strtoul(argv[a + 1], NULL, 10);
+        } else if (strcmp(argv[a], "--runs") == 0) {
+            runs = (uint32_t)strtoul(argv[a + 1], NULL, 10);
+        } else if (strcmp(argv[a], "--integrators") == 0) {
+            only = argv[a + 1];
+        } else if (strcmp(argv[a], "--substeps") == 0) {
+            substeps = (uint32_t)strtoul(argv[a + 1], NULL, 10);
+        } else if (strcmp(argv[a], "--iterations") == 0) {
+            iterations = (uint32_t)strtoul(argv[a + 1], NULL, 10);
+        } else {
+            fprintf(stderr, "unknown option %s\n", argv[a]);
+            return 2;
+        }
+    }
+    if (frames == 0 || runs == 0) {
+        fprintf(stderr, "frames and runs must be positive\n");
+        return 2;
+    }
+    for (int k = 0; k < size_count; ++k) {
+        for (int i = 0; i < INTEGRATOR_COUNT; ++i) {
+            if (only != NULL && !in_list(only, k_integrators[i].name)) {
+                continue;
+            }
+            run_config(&k_integrators[i], sizes[k], frames, runs, substeps, iterations);
+        }
+    }
+    return 0;
+}

@@ -1,0 +1,57 @@
+/*
+ * The drape-N scene and its quality bar, shared by the clothsim bench and the
+ * peer benches (which hand in their own positions).
+ */
+#ifndef CLOTHSIM_BENCH_DRAPE_SCENE_H
+#define CLOTHSIM_BENCH_DRAPE_SCENE_H
+
+#include <clothsim/clothsim.h>
+
+#include <stdbool.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define DRAPE_SIZE 2.0f          /* m, edge of the square cloth */
+#define DRAPE_SPHERE_RADIUS 0.6f /* m */
+#define DRAPE_SPHERE_Y (-1.1f)   /* m, centre at (0, -1.1, 0) */
+#define DRAPE_DT (1.0f / 60.0f)
+#define DRAPE_FRAMES 600u
+/* Cloth on a smooth ball; the peers' defaults have friction too, and without
+ * it the cloth slides off and swings from its pins instead of resting. */
+#define DRAPE_FRICTION 0.5f
+
+typedef struct drape_scene {
+    cloth_t *cloth;
+    uint32_t n;
+} drape_scene;
+
+typedef struct drape_quality {
+    bool ok, finite;
+    double mean_stretch, max_stretch; /* length / rest over structural and shear links */
+    double max_penetration;           /* m into the sphere, 0 if none */
+    double closest;                   /* m from the sphere's surface to the nearest particle */
+    double bytes_per_particle;
+    const char *why;                  /* the first failed criterion, or "" */
+} drape_quality;
+
+/* Particle (r, c) of the N x N cloth, index r * N + c, starts at
+ * x = -1 + 2 c / (N - 1), y = 0, z = -1 + 2 r / (N - 1); (0, 0) and (0, N-1)
+ * are the pinned corners at z = -1. */
+void drape_rest_position(uint32_t n, uint32_t r, uint32_t c, float out[3]);
+
+/* substeps or iterations 0: the library's defaults. */
+cloth_status drape_scene_create(drape_scene *scene, uint32_t n, cloth_integrator kind, uint32_t substeps,
+                                uint32_t iterations);
+void drape_scene_destroy(drape_scene *scene);
+
+/* Quality of an N x N cloth's packed positions; `status` is the last step's. */
+void drape_quality_of(const float *positions, uint32_t n, bool stepped_ok, drape_quality *q);
+void drape_scene_quality(const drape_scene *scene, cloth_status status, drape_quality *q);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
