@@ -1,0 +1,193 @@
+"""Moving xyz records between Python and the library's strided C API.
+
+With numpy (importable, and CLOTHSIM_NO_NUMPY unset or "0"), reads fill a
+float32 (n, 3) array that the library writes into directly, and writes pass
+the caller's array to the library without a copy when it already is float32
+with 4-byte columns (rows may be strided, as in an interleaved vertex buffer).
+Without numpy, reads return lists of tuples and writes take any sequence of
+triples.
+"""
+
+import ctypes
+import os
+
+from ._lib import c_float_p, c_uint32_p
+
+__all__ = [
+    "np",
+    "HAVE_NUMPY",
+    "read_vec3",
+    "read_triangles",
+    "write_vec3",
+    "vec3",
+    "floats",
+    "fill_wind",
+    "copy_positions",
+    "zero",
+]
+
+
+def _import_numpy():
+    if os.environ.get("CLOTHSIM_NO_NUMPY", "") not in ("", "0"):
+        return None
+    try:
+        import numpy
+    except ImportError:
+        return None
+    return numpy
+
+
+np = _import_numpy()
+HAVE_NUMPY = np is not None
+
+
+def _stride_of(array, count):
+    """The byte stride to hand the library for an (n, 3) float32 array, or None."""
+    if array.ndim != 2 or array.shape[0] != count or array.shape[1] != 3:
+        return None
+    if array.dtype != np.float32 or not array.dtype.isnative:
+        return None
+    row, col = array.strides
+    if col != 4:
+        return None
+    if count <= 1:
+        return 0
+    if row == 12:
+        return 0
+    if row < 12 or row % 4 != 0:
+        return None
+    return row
+
+
+def read_vec3(fn, handle, count, out, what):
+    """Call fn(handle, dst, stride) for `count` xyz records.
+
+    numpy: into `out` (an (n, 3) float32 array, rows may be strided) or a new
+    array, which is returned. Otherwise a list of (x, y, z) tuples. `fn`
+    raises on a bad status.
+    """
+    if np is not None:
+        if out is None:
+            out = np.empty((count, 3), dtype=np.float32)
+            stride = 0
+        else:
+            if not isinstance(out, np.ndarray):
+                raise TypeError("%s: out must be a numpy array" % what)
+            stride = _stride_of(out, count)
+            if stride is None:
+                raise ValueError(
+                    "%s: out must be a float32 array of shape (%d, 3) with 4-byte columns and a "
+                    "row stride that is a multiple of 4 and at least 12 bytes" % (what, count)
+                )
+            if not out.flags.writeable:
+                raise ValueError("%s: out is read-only" % what)
+        if count:
+            fn(handle, out.ctypes.data_as(c_float_p), stride)
+        return out
+    if out is not None:
+        raise TypeError("%s: out= needs numpy" % what)
+    buf = (ctypes.c_float * (3 * count))()
+    if count:
+        fn(handle, buf, 0)
+    return [(buf[3 * i], buf[3 * i + 1], buf[3 * i + 2]) for i in range(count)]
+
+
+def read_triangles(fn, handle, count):
+    """Call fn(handle, dst) for `count` triangles: (m, 3) uint32 array or list of tuples."""
+    if np is not None:
+        out = np.empty((count, 3), dtype=np.uint32)
+        if count:
+            fn(handle, out.ctypes.data_as(c_uint32_p))
+        return out
+    buf = (ctypes.c_uint32 * (3 * count))()
+    if count:
+        fn(handle, buf)
+    return [(buf[3 * i], buf[3 * i + 1], buf[3 * i + 2]) for i in range(count)]
+
+
+def write_vec3(values, count, what):
+    """(pointer, stride, keepalive) for `count` xyz records read from `values`.
+
+    A numpy float32 (n, 3) array with 4-byte columns is passed as it is (no
+    copy); any other array-like or sequence of triples is copied.
+    """
+    if np is not None and isinstance(values, np.ndarray):
+        stride = _stride_of(values, count)
+        if stride is None:
+            values = np.ascontiguousarray(values, dtype=np.float32)
+            if values.shape != (count, 3):
+                raise ValueError("%s: expected shape (%d, 3), got %s" % (what, count, values.shape))
+            stride = 0
+        return values.ctypes.data_as(c_float_p), stride, values
+    if np is not None:
+        array = np.ascontiguousarray(values, dtype=np.float32)
+        if array.shape != (count, 3):
+            raise ValueError("%s: expected %d xyz triples, got shape %s" % (what, count, array.shape))
+        return array.ctypes.data_as(c_float_p), 0, array
+    rows = list(values)
+    if len(rows) != count:
+        raise ValueError("%s: expected %d xyz triples, got %d" % (what, count, len(rows)))
+    buf = (ctypes.c_float * (3 * count))()
+    for i, row in enumerate(rows):
+        x, y, z = row
+        buf[3 * i] = x
+        buf[3 * i + 1] = y
+        buf[3 * i + 2] = z
+    return buf, 0, buf
+
+
+def floats(values, n, what):
+    """A ctypes float[n] from a sequence of n numbers (ValueError otherwise)."""
+    try:
+        items = [float(v) for v in values]
+    except TypeError:
+        raise TypeError("%s: expected %d numbers, got %r" % (what, n, values)) from None
+    if len(items) != n:
+        raise ValueError("%s: expected %d numbers, got %d" % (what, n, len(items)))
+    return (ctypes.c_float * n)(*items)
+
+
+def vec3(values, what):
+    """A ctypes float[3] from any sequence of three numbers."""
+    return floats(values, 3, what)
+
+
+def fill_wind(dst, count, result, what):
+    """Write a wind callback's result into the library's float buffer `dst`.
+
+    `result` is an (n, 3) array-like, a sequence of n triples, or a single
+    triple applied to every particle (uniform wind).
+    """
+    if np is not None:
+        out = np.ctypeslib.as_array(dst, shape=(count, 3))
+        array = np.asarray(result, dtype=np.float32)
+        if array.shape not in ((count, 3), (3,)):
+            raise ValueError("%s: expected shape (%d, 3) or (3,), got %s" % (what, count, array.shape))
+        out[...] = array
+        return
+    seq = list(result)
+    if len(seq) == 3 and all(isinstance(v, (int, float)) for v in seq):
+        seq = [seq] * count
+    if len(seq) != count:
+        raise ValueError("%s: expected %d xyz triples or one, got %d" % (what, count, len(seq)))
+    for i, row in enumerate(seq):
+        x, y, z = row
+        dst[3 * i] = x
+        dst[3 * i + 1] = y
+        dst[3 * i + 2] = z
+
+
+def copy_positions(src, count):
+    """The positions a wind callback receives: an (n, 3) float32 array or a list of tuples.
+
+    A copy, not a view: the library's buffer is only valid during the call,
+    and a callback may keep what it is given.
+    """
+    if np is not None:
+        return np.ctypeslib.as_array(src, shape=(count, 3)).copy()
+    return [(src[3 * i], src[3 * i + 1], src[3 * i + 2]) for i in range(count)]
+
+
+def zero(dst, count):
+    ctypes.memset(dst, 0, 12 * count)
+
