@@ -7,7 +7,7 @@
  *             the family's constraint stiffness; each particle then moves to
  *             (sum of its proposals + a x) / (n + a), a = the Jacobi weight,
  *             computed as x + (sum of corrections) / (n + a)
- *   velocity  v = (x_final - x) / h
+ *   velocity  v = (x_final - x) / h, from the displacement kept apart
  *
  * Jacobi rather than Gauss-Seidel: every spring reads the positions of the
  * previous pass, so the result does not depend on the order springs are
@@ -17,7 +17,11 @@
 
 #include <string.h>
 
-enum { X0, Y0, Z0, SX, SY, SZ, SN, PBD_ARRAYS };
+/* DX..DZ: each particle's displacement over the substep, kept apart from the
+ * position so that the velocity d / h does not lose digits to the position's
+ * magnitude (x_final - x_start cancels catastrophically far from the origin:
+ * 1.5 % of a free fall's speed lost at y = 10 m, 28 % at y = 100 m). */
+enum { DX, DY, DZ, SX, SY, SZ, SN, PBD_ARRAYS };
 
 static cloth_status pbd_create(void *user, const cloth_t *cloth, void **out)
 {
@@ -90,17 +94,17 @@ static cloth_status pbd_step(void *user, void *state, const cloth_step_view *s)
     const float gx = s->gravity[0], gy = s->gravity[1], gz = s->gravity[2];
     const size_t bytes = (size_t)s->count * sizeof(float);
 
-    memcpy(a[X0], s->x, bytes);
-    memcpy(a[Y0], s->y, bytes);
-    memcpy(a[Z0], s->z, bytes);
     for (uint32_t i = 0; i < s->count; ++i) {
         const float w = s->inv_mass[i], m = cloth_gravity_mask(w);
-        float vx = (s->vx[i] + (gx * m + w * s->fx[i]) * h) * d;
-        float vy = (s->vy[i] + (gy * m + w * s->fy[i]) * h) * d;
-        float vz = (s->vz[i] + (gz * m + w * s->fz[i]) * h) * d;
-        s->x[i] += vx * h;
-        s->y[i] += vy * h;
-        s->z[i] += vz * h;
+        float dx = (s->vx[i] + (gx * m + w * s->fx[i]) * h) * d * h;
+        float dy = (s->vy[i] + (gy * m + w * s->fy[i]) * h) * d * h;
+        float dz = (s->vz[i] + (gz * m + w * s->fz[i]) * h) * d * h;
+        a[DX][i] = dx;
+        a[DY][i] = dy;
+        a[DZ][i] = dz;
+        s->x[i] += dx;
+        s->y[i] += dy;
+        s->z[i] += dz;
     }
     for (uint32_t it = 0; it < s->iterations; ++it) {
         for (int k = SX; k <= SN; ++k) {
@@ -113,16 +117,20 @@ static cloth_status pbd_step(void *user, void *state, const cloth_step_view *s)
                 continue; /* pinned, or no springs and no weight: nothing to average */
             }
             float inv = 1.0f / n;
-            s->x[i] += a[SX][i] * inv;
-            s->y[i] += a[SY][i] * inv;
-            s->z[i] += a[SZ][i] * inv;
+            float cx = a[SX][i] * inv, cy = a[SY][i] * inv, cz = a[SZ][i] * inv;
+            s->x[i] += cx;
+            s->y[i] += cy;
+            s->z[i] += cz;
+            a[DX][i] += cx;
+            a[DY][i] += cy;
+            a[DZ][i] += cz;
         }
     }
     const float inv_h = 1.0f / h;
     for (uint32_t i = 0; i < s->count; ++i) {
-        s->vx[i] = (s->x[i] - a[X0][i]) * inv_h;
-        s->vy[i] = (s->y[i] - a[Y0][i]) * inv_h;
-        s->vz[i] = (s->z[i] - a[Z0][i]) * inv_h;
+        s->vx[i] = a[DX][i] * inv_h;
+        s->vy[i] = a[DY][i] * inv_h;
+        s->vz[i] = a[DZ][i] * inv_h;
     }
     return CLOTH_OK;
 }
