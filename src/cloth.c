@@ -107,6 +107,9 @@ static cloth_status finish_create(cloth_t *cloth, cloth_status built, cloth_t **
     if (built == CLOTH_OK) {
         built = cloth_set_integrator(cloth, CLOTH_INTEGRATOR_EXPLICIT_EULER);
     }
+    if (built == CLOTH_OK) {
+        built = cloth_tethers_capture_rest(cloth);
+    }
     if (built != CLOTH_OK) {
         cloth_destroy(cloth);
         return built;
@@ -115,13 +118,23 @@ static cloth_status finish_create(cloth_t *cloth, cloth_status built, cloth_t **
     return CLOTH_OK;
 }
 
-/* Desc versions: only one exists so far, so its size must match. */
-static cloth_status check_struct_size(uint32_t given, size_t known)
+/* Descs keep one size per major version (see types.h): the size must match,
+ * and words reserved for later fields must be zero, or the program asks for
+ * something this library does not have. */
+static cloth_status check_desc_version(uint32_t given, size_t known, const uint32_t *reserved, size_t words)
 {
     if (given < known) {
         return CLOTH_ERR_INVALID_ARGUMENT;
     }
-    return given > known ? CLOTH_ERR_UNSUPPORTED : CLOTH_OK;
+    if (given > known) {
+        return CLOTH_ERR_UNSUPPORTED;
+    }
+    for (size_t k = 0; k < words; ++k) {
+        if (reserved[k] != 0u) {
+            return CLOTH_ERR_UNSUPPORTED;
+        }
+    }
+    return CLOTH_OK;
 }
 
 cloth_status cloth_create_grid(const cloth_grid_desc *desc, cloth_t **out)
@@ -133,7 +146,8 @@ cloth_status cloth_create_grid(const cloth_grid_desc *desc, cloth_t **out)
     if (desc == NULL) {
         return CLOTH_ERR_INVALID_ARGUMENT;
     }
-    cloth_status s = check_struct_size(desc->struct_size, sizeof *desc);
+    cloth_status s = check_desc_version(desc->struct_size, sizeof *desc, desc->reserved,
+                                        sizeof desc->reserved / sizeof desc->reserved[0]);
     if (s != CLOTH_OK) {
         return s;
     }
@@ -164,7 +178,8 @@ cloth_status cloth_create_mesh(const cloth_mesh_desc *desc, cloth_t **out)
     if (desc == NULL) {
         return CLOTH_ERR_INVALID_ARGUMENT;
     }
-    cloth_status s = check_struct_size(desc->struct_size, sizeof *desc);
+    cloth_status s = check_desc_version(desc->struct_size, sizeof *desc, desc->reserved,
+                                        sizeof desc->reserved / sizeof desc->reserved[0]);
     if (s != CLOTH_OK) {
         return s;
     }
@@ -187,6 +202,8 @@ void cloth_destroy(cloth_t *cloth)
     cloth_pins_free(cloth);
     cloth_colliders_free(cloth);
     cloth_forces_free(cloth);
+    cloth_bending_free(cloth);
+    cloth_tethers_free(cloth);
     cloth_mem_free(&alloc, cloth->block, cloth->block_bytes);
     cloth_mem_free(&alloc, cloth, sizeof *cloth);
 }

@@ -10,6 +10,8 @@
 #include <math.h>
 #include <stdbool.h>
 
+#include "monitor.h"
+
 /* Arrays of particle data start on this boundary so that SIMD loads of 8
  * floats never straddle it. */
 #define CLOTH_ALIGN 32u
@@ -131,6 +133,16 @@ struct cloth {
     void *force_user;
     float *hook_buf; /* packed xyz scratch the hooks read and write */
     size_t hook_buf_bytes;
+
+    cloth_monitor monitor; /* statistics and watchdog (monitor.h) */
+
+    struct cloth_bending *bending; /* bending.c: dihedral hinges, NULL until first switched on */
+
+    /* constraints/tethers.c: the table (NULL while off), stale once a pin is
+     * added or released (pins.c), and a mesh's creation shape (xyz planes) */
+    struct cloth_tethers *tethers;
+    bool tethers_dirty;
+    float *rest_shape;
 };
 
 /* platform/alloc.c */
@@ -153,6 +165,9 @@ extern const cloth_grid_family cloth_grid_families[CLOTH_GRID_FAMILIES];
 void cloth_springs_rest(cloth_t *cloth, const float u[3], const float v[3], float spacing);
 /* Add the spring forces (with spring damping) to f. */
 void cloth_springs_accumulate(cloth_t *cloth);
+/* bending.c: add the dihedral hinges' forces to f (part of the spring stage); free them. */
+void cloth_bending_accumulate(cloth_t *cloth);
+void cloth_bending_free(cloth_t *cloth);
 /* Whether family f is in use in this grid cloth. */
 bool cloth_family_active(const cloth_t *cloth, uint32_t f);
 /* Range of particles i joined to i + di by family f in row r: [*begin, *end). */
@@ -181,6 +196,12 @@ void cloth_pins_begin_step(cloth_t *cloth);
 void cloth_pins_apply(cloth_t *cloth, uint32_t substep, uint32_t substeps, float dt);
 void cloth_pins_free(cloth_t *cloth);
 
+/* constraints/tethers.c: keep a mesh's creation shape (at creation), project
+ * every free particle onto its tethers (after the integrator), free both. */
+cloth_status cloth_tethers_capture_rest(cloth_t *cloth);
+void cloth_tethers_apply(cloth_t *cloth);
+void cloth_tethers_free(cloth_t *cloth);
+
 /* colliders/ */
 /* Place every collider for the end of substep `substep` (1-based) of
  * `substeps` in a step of dt seconds; the step calls it before each
@@ -204,6 +225,8 @@ extern const cloth_integrator_vtable cloth_integrator_verlet;
 extern const cloth_integrator_vtable cloth_integrator_pbd;
 extern const cloth_integrator_vtable cloth_integrator_semirigid;
 extern const cloth_integrator_vtable cloth_integrator_relaxation;
+extern const cloth_integrator_vtable cloth_integrator_xpbd;
+extern const cloth_integrator_vtable cloth_integrator_implicit;
 /* Per-cloth integrator state made of `n` scratch arrays of cloth->count
  * floats, each aligned; it keeps its allocator so that destroy needs no cloth. */
 #define CLOTH_SCRATCH_MAX 12

@@ -57,7 +57,9 @@ static void add_triangle(const cloth_t *cloth, float *n, size_t stride, const ui
 static void normalise_or(float *o, const float fallback[3])
 {
     float m = fmaxf(fabsf(o[0]), fmaxf(fabsf(o[1]), fabsf(o[2])));
-    if (m > 0.0f && isfinite(m)) {
+    /* fmaxf skips a NaN, so check every component: the cross products of a
+     * blown-up cloth's huge (finite) triangles can give inf - inf */
+    if (m > 0.0f && cloth_finite3(o)) {
         float a = o[0] / m, b = o[1] / m, c = o[2] / m;
         float inv = 1.0f / sqrtf(a * a + b * b + c * c);
         o[0] = a * inv;

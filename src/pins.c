@@ -54,9 +54,15 @@ cloth_status cloth_pin(cloth_t *cloth, uint32_t index, const float target[3])
             }
         }
         pin = &cloth->pins[cloth->pin_count++];
+        cloth->tethers_dirty = true;
         pin->index = index;
         pin->w_free = cloth->p.w[index];
         cloth->p.w[index] = 0.0f;
+        /* where it stands: the next step sets it again, but a snapshot taken
+         * before then holds it, so it must be defined */
+        pin->start[0] = cloth->p.x[index];
+        pin->start[1] = cloth->p.y[index];
+        pin->start[2] = cloth->p.z[index];
     }
     for (int k = 0; k < 3; ++k) {
         pin->target[k] = t[k];
@@ -75,6 +81,7 @@ cloth_status cloth_unpin(cloth_t *cloth, uint32_t index)
     cloth_pin_rec *pin = find_pin(cloth, index);
     if (pin != NULL) {
         cloth->p.w[index] = pin->w_free;
+        cloth->tethers_dirty = true;
         *pin = cloth->pins[--cloth->pin_count]; /* order of pins does not matter */
     }
     return CLOTH_OK;

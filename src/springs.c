@@ -126,6 +126,7 @@ void cloth_springs_accumulate(cloth_t *cloth)
     } else {
         accumulate_mesh(cloth);
     }
+    cloth_bending_accumulate(cloth); /* dihedral hinges (bending.c), when switched on */
 }
 
 uint32_t cloth_spring_count(const cloth_t *cloth)

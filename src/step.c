@@ -95,6 +95,7 @@ static cloth_status substep(cloth_t *cloth, cloth_step_view *view, uint32_t s, f
         return st;
     }
     cloth_pins_apply(cloth, s + 1u, view->substeps, dt);
+    cloth_tethers_apply(cloth);
     cloth_colliders_apply(cloth);
     if (vt->finish != NULL) {
         st = vt->finish(cloth->integ_user, cloth->integ_state, view);
@@ -107,6 +108,11 @@ cloth_status cloth_step(cloth_t *cloth, float dt)
     if (cloth == NULL || !isfinite(dt) || !(dt > 0.0f) || dt > 1.0f) {
         return CLOTH_ERR_INVALID_ARGUMENT;
     }
+    /* a dt so tiny that the substep underflows to 0 would divide by zero */
+    if (!(dt / (float)cloth->substeps > 0.0f)) {
+        return CLOTH_ERR_INVALID_ARGUMENT;
+    }
+    const double wall_start = cloth_monitor_begin_step(cloth);
     const uint32_t n = cloth->substeps;
     const double time_before = cloth->time;
     cloth_step_view view = make_view(cloth, dt / (float)n, n);
@@ -126,9 +132,13 @@ cloth_status cloth_step(cloth_t *cloth, float dt)
     if (st == CLOTH_OK && !state_finite(cloth)) {
         st = CLOTH_ERR_UNSTABLE;
     }
+    if (st == CLOTH_OK) {
+        st = cloth_watchdog_check(cloth); /* UNSTABLE when the host asked for a restore */
+    }
     if (st != CLOTH_OK) {
         copy_state(&cloth->p, cloth->count, false);
         cloth->time = time_before;
     }
+    cloth_monitor_end_step(cloth, st, wall_start);
     return st;
 }

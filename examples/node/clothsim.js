@@ -65,6 +65,7 @@ const GridDesc = koffi.struct('cloth_grid_desc', {
   struct_size: 'uint32_t',
   allocator: 'void *',
   neighbours: 'uint32_t',
+  reserved: koffi.array('uint32_t', 15),
 });
 koffi.proto(
   'void cloth_wind_fn(void *user, float time, uint32_t count, const float *positions, float *wind_velocity)',

@@ -19,9 +19,9 @@ extern "C" {
  * on their targets for the end of the substep; the force accumulators are
  * cleared and filled (wind, external forces, and the spring forces when the
  * integrator asks for them); the integrator's `step`; pinned particles placed
- * again (whatever `step` did to them); the colliders; the integrator's
- * `finish`, if it has one. Gravity is never in the forces: it is an
- * acceleration in the view.
+ * again (whatever `step` did to them); the tethers, if on (constraints.h);
+ * the colliders; the integrator's `finish`, if it has one. Gravity is never
+ * in the forces: it is an acceleration in the view.
  * @{
  */
 

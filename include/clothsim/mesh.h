@@ -28,7 +28,7 @@ extern "C" {
 /**
  * How to build a mesh cloth. Fill it with cloth_mesh_desc_init(), then set at
  * least the positions and the triangles. Same forward-compatibility rule as
- * ::cloth_grid_desc (fields only added after `struct_size`).
+ * ::cloth_grid_desc: a fixed size, new fields taken from `reserved`.
  */
 typedef struct cloth_mesh_desc {
     const float *positions;      /**< xyz of vertex i at byte offset `i * position_stride` */
@@ -46,6 +46,7 @@ typedef struct cloth_mesh_desc {
     const float *inverse_masses;
     uint32_t struct_size;        /**< sizeof(cloth_mesh_desc), set by cloth_mesh_desc_init() */
     const cloth_allocator *allocator; /**< memory hooks; NULL uses malloc/free */
+    uint32_t reserved[16];       /**< zero: room for fields added within this major version */
 } cloth_mesh_desc;
 
 /** Fill `desc` with defaults: no geometry, 0.01 kg per vertex, struct_size set. NULL is ignored. */
@@ -63,7 +64,7 @@ CLOTH_API void cloth_mesh_desc_init(cloth_mesh_desc *desc);
  *         that is not finite and positive, more than 2^26 vertices, or a
  *         `struct_size` or allocator as for the grid;
  *         ::CLOTH_ERR_UNSUPPORTED for a larger `struct_size` than this library
- *         knows; ::CLOTH_ERR_OUT_OF_MEMORY. `*out` is NULL on failure.
+ *         knows or a non-zero `reserved` word; ::CLOTH_ERR_OUT_OF_MEMORY. `*out` is NULL on failure.
  */
 CLOTH_API cloth_status cloth_create_mesh(const cloth_mesh_desc *desc, cloth_t **out);
 

@@ -57,6 +57,26 @@ typedef enum cloth_integrator {
     CLOTH_INTEGRATOR_SEMIRIGID = 4,
     /** Quasi-static relaxation toward rest under gravity, no velocity (seed 002's massless cloth). */
     CLOTH_INTEGRATOR_RELAXATION = 5,
+    /**
+     * Extended position-based dynamics (Macklin, Mueller, Chentanez 2016) in
+     * small steps: each spring is a constraint `C = |xi - xj| - L0` with
+     * compliance `alpha = L0 / k`, so the statics are the force model's. Per
+     * substep: `v* = v exp(-c h) + a h`, `x* = x + v* h`; every lambda = 0;
+     * cloth_set_iterations() Gauss-Seidel sweeps over a colouring of the
+     * springs, each spring taking, with `n = (xi - xj) / |xi - xj|`,
+     * `alpha~ = alpha / h^2`, `gamma = beta / h` and dx the motion since the
+     * substep began, `dl = (-C - alpha~ lambda - gamma n.(dxi - dxj)) /
+     * ((1 + gamma)(wi + wj) + alpha~)`, `lambda += dl`, `xi += wi dl n`,
+     * `xj -= wj dl n`; then `v = (x - x_start) / h`. Unconditionally stable.
+     */
+    CLOTH_INTEGRATOR_XPBD = 6,
+    /**
+     * Implicit (backward) Euler, Baraff and Witkin 1998: one linearised solve
+     * per substep, `(M - h D - h^2 K) dv = h (f + h K v)`, `v' = (v + dv) exp(-c h)`,
+     * `x' = x + v' h`, with K, D the springs' stiffness and damping Jacobians.
+     * Stable at any spring stiffness.
+     */
+    CLOTH_INTEGRATOR_IMPLICIT_EULER = 7,
     /** Reported by cloth_get_integrator() while a host integrator is installed; not accepted by cloth_set_integrator(). */
     CLOTH_INTEGRATOR_CUSTOM = 255,
     CLOTH_INTEGRATOR_FORCE32 = 0x7fffffff
@@ -83,11 +103,13 @@ typedef enum cloth_spring_type {
  * `v_axis` must be finite and non-zero; they are normalised, and need not be
  * orthogonal, but must not be parallel.
  *
- * Forward compatibility: fields are only ever added after `struct_size`, and
- * cloth_grid_desc_init() sets `struct_size` to the size the program was built
- * with. A library reading a smaller struct uses defaults for the fields the
- * program does not have; a struct larger than the library knows is refused
- * with ::CLOTH_ERR_UNSUPPORTED (the library is older than the header).
+ * Forward compatibility: the struct's size never changes within a major
+ * version. Fields added later take the place of `reserved`, which
+ * cloth_grid_desc_init() zeroes and the library requires to be zero where it
+ * knows no field: a program built against newer headers that sets a field an
+ * older library does not have is refused with ::CLOTH_ERR_UNSUPPORTED rather
+ * than silently ignored, and an init function never writes past the end of a
+ * program's struct. `struct_size` must equal sizeof(cloth_grid_desc).
  */
 typedef struct cloth_grid_desc {
     /** particles per column (the number of rows), >= 1. Default 32 */
@@ -107,6 +129,7 @@ typedef struct cloth_grid_desc {
      * slower cloth.
      */
     uint32_t neighbours;
+    uint32_t reserved[15]; /**< zero: room for fields added within this major version */
 } cloth_grid_desc;
 
 /**

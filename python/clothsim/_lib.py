@@ -138,6 +138,7 @@ class GridDesc(ctypes.Structure):
         ("struct_size", ctypes.c_uint32),
         ("allocator", ctypes.POINTER(Allocator)),
         ("neighbours", ctypes.c_uint32),
+        ("reserved", ctypes.c_uint32 * 15),
     ]
 
 
@@ -156,6 +157,7 @@ class MeshDesc(ctypes.Structure):
         ("inverse_masses", c_float_p),
         ("struct_size", ctypes.c_uint32),
         ("allocator", ctypes.POINTER(Allocator)),
+        ("reserved", ctypes.c_uint32 * 16),
     ]
 
 

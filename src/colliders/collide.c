@@ -75,7 +75,8 @@ static void resolve(cloth_t *cloth, uint32_t i, const float x[3], const float n[
     p->vz[i] = vs[2] + t[2] * keep;
 }
 
-static void collide(cloth_t *cloth, const cloth_collider *c, cloth_shape_fn shape, uint32_t i)
+/* Whether the collider touched particle i. */
+static bool collide(cloth_t *cloth, const cloth_collider *c, cloth_shape_fn shape, uint32_t i)
 {
     const float *m = c->m;
     const float d[3] = {cloth->p.x[i] - c->at.p[0], cloth->p.y[i] - c->at.p[1], cloth->p.z[i] - c->at.p[2]};
@@ -84,7 +85,7 @@ static void collide(cloth_t *cloth, const cloth_collider *c, cloth_shape_fn shap
                             m[2] * d[0] + m[5] * d[1] + m[8] * d[2]};
     float out[3], nl[3];
     if (!shape(c, local, out, nl)) {
-        return;
+        return false;
     }
     float arm[3], n[3], x[3], vs[3];
     for (int r = 0; r < 3; ++r) {
@@ -97,20 +98,23 @@ static void collide(cloth_t *cloth, const cloth_collider *c, cloth_shape_fn shap
     vs[1] = c->v[1] + c->w[2] * arm[0] - c->w[0] * arm[2];
     vs[2] = c->v[2] + c->w[0] * arm[1] - c->w[1] * arm[0];
     resolve(cloth, i, x, n, vs, c->friction);
+    return true;
 }
 
 void cloth_colliders_apply(cloth_t *cloth)
 {
     const float *w = cloth->p.w;
+    uint32_t contacts = 0u; /* cloth_get_stats() reports the last pass's */
     for (uint32_t k = 0; k < cloth->collider_count; ++k) {
         const cloth_collider *c = &cloth->colliders[k];
         const cloth_shape_fn shape = shape_of(c->kind);
         for (uint32_t i = 0; i < cloth->count; ++i) {
             if (w[i] > 0.0f) { /* pinned: the host decides where it is */
-                collide(cloth, c, shape, i);
+                contacts += collide(cloth, c, shape, i) ? 1u : 0u;
             }
         }
     }
+    cloth->monitor.contacts = contacts;
 }
 
 void cloth_colliders_apply_one(cloth_t *cloth, uint32_t i)

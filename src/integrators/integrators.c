@@ -21,6 +21,10 @@ const cloth_integrator_vtable *cloth_integrator_lookup(cloth_integrator kind)
         return &cloth_integrator_semirigid;
     case CLOTH_INTEGRATOR_RELAXATION:
         return &cloth_integrator_relaxation;
+    case CLOTH_INTEGRATOR_XPBD:
+        return &cloth_integrator_xpbd;
+    case CLOTH_INTEGRATOR_IMPLICIT_EULER:
+        return &cloth_integrator_implicit;
     default:
         return NULL;
     }

@@ -59,6 +59,7 @@ void *cloth_mem_alloc(const cloth_allocator *a, size_t size)
 void cloth_mem_free(const cloth_allocator *a, void *ptr, size_t size)
 {
     if (ptr != NULL) {
-        a->free(a->user, ptr, size);
+        /* the size cloth_mem_alloc() asked the host for */
+        a->free(a->user, ptr, size == 0 ? 1 : size);
     }
 }

@@ -520,7 +520,16 @@ class TestFreeFall(unittest.TestCase):
                 # first order: within g h t of the continuous answer (Euler leads by half that)
                 self.assertAlmostEqual(-y, 0.5 * G * t * t, delta=G * h * t, msg=integrator)
                 self.assertAlmostEqual(vy, -G * t, delta=1e-3 * G * t, msg=integrator)
-                self.assertEqual((vx, vz), (0.0, 0.0))
+                if integrator == "pbd":
+                    # PBD's constraints stay on (set_stiffness is the force model's):
+                    # at rest length their corrections are the rounding of l - L0,
+                    # up to an ulp of 0.05 m (3.7e-9 m) per substep, read as velocity
+                    # through / h and kept: at most n ulp / h = 1.7e-3 m/s after
+                    # n = 480 substeps; measured 1.0e-5 m/s (the roundings cancel)
+                    self.assertAlmostEqual(vx, 0.0, delta=1e-4)
+                    self.assertAlmostEqual(vz, 0.0, delta=1e-4)
+                else:
+                    self.assertEqual((vx, vz), (0.0, 0.0))
             return t, h
 
     def test_first_order_integrators(self):

@@ -1,0 +1,94 @@
+/*
+ * The viewer's three scenes:
+ *
+ *  drape    seed 002's reference demo: a cloth hanging by its four corners
+ *           above a sphere above a floor; keys 1-4 release a corner.
+ *  curtain  seed 003: a curtain on a rod with the semi-rigid integrator; its
+ *           rings (the pinned top row) slide along the rod to open it.
+ *  flag     a flag on a pole in a turbulent, gusting wind field given
+ *           through the wind hook.
+ *
+ * A scene owns its cloth and describes itself for render_draw().
+ */
+#ifndef VIEWER_SCENES_H
+#define VIEWER_SCENES_H
+
+#include <clothsim/clothsim.h>
+
+#include "render.h"
+
+typedef enum scene_kind { SCENE_DRAPE, SCENE_CURTAIN, SCENE_FLAG, SCENE_COUNT } scene_kind;
+
+/* An eddy: a travelling wave of sideways and vertical air motion. */
+typedef struct scene_eddy {
+    float wavenumber; /* 1/m along the wind */
+    float frequency;  /* rad/s of its own pulsing */
+    float amplitude;  /* m/s */
+    float phase;
+} scene_eddy;
+
+/* A gusting wind along `dir` with eddies drifting downwind with it. */
+typedef struct scene_wind {
+    float dir[3];  /* horizontal unit vector */
+    float mean;    /* m/s */
+    float gust[2]; /* relative amplitudes of two slow swells */
+    scene_eddy eddies[4];
+} scene_wind;
+
+typedef struct scene {
+    scene_kind kind;
+    cloth_t *cloth;
+    uint32_t rows, cols;
+    cloth_integrator integrator;
+    int wind_on;
+    scene_wind wind;
+    double time;          /* simulated seconds since the last reset */
+    float step_ms;        /* wall time of one cloth_step(), smoothed */
+    cloth_status last;    /* what the last cloth_step() returned */
+    char note[96];        /* a passing message for the status line */
+    double note_until;    /* simulated time at which it goes */
+    unsigned schedule;    /* bit k: scheduled event k done (headless script) */
+    /* drape */
+    uint32_t corners[4];
+    int corner_pinned[4];
+    /* curtain: 0 closed, 1 open; the rings travel toward the target */
+    float open_target, open_pos;
+    /* the camera a scene starts with */
+    float cam_target[3], cam_yaw, cam_pitch, cam_dist;
+    render_scene draw;
+} scene;
+
+const char *scene_name(scene_kind kind);
+int scene_parse(const char *name, scene_kind *out);
+
+/* The integrators cloth_set_integrator() accepts, in the order I cycles them. */
+#define SCENE_INTEGRATORS 8
+extern const cloth_integrator scene_integrators[SCENE_INTEGRATORS];
+const char *scene_integrator_name(cloth_integrator kind);
+int scene_integrator_parse(const char *name, cloth_integrator *out);
+
+/* Build the scene with its cloth. integrator < 0: the scene's own default.
+ * Returns 0, or -1 after printing why (the scene is then empty). */
+int scene_init(scene *s, scene_kind kind, int integrator, int wind_on);
+void scene_free(scene *s);
+/* Build the cloth again as it started, keeping integrator and wind. */
+int scene_reset(scene *s);
+
+/* Advance by dt seconds: the scene's own motion (moving pins), then cloth_step(). */
+void scene_step(scene *s, float dt);
+
+/* Keys: release a corner (k = 0..3), wind on/off, next integrator, open or
+ * close the curtain. Each leaves a note for the status line. */
+void scene_release_corner(scene *s, int k);
+void scene_toggle_wind(scene *s);
+void scene_next_integrator(scene *s);
+void scene_toggle_open(scene *s);
+
+/* The headless script: what a viewer would do by hand, at fixed times
+ * (drape: a corner released at 1, 2, 3 and 4 s; curtain: opened from 1 s). */
+void scene_schedule(scene *s);
+
+/* Bring `draw` up to date (pins and rings follow the cloth). */
+void scene_sync(scene *s);
+
+#endif /* VIEWER_SCENES_H */

@@ -1,0 +1,458 @@
+/*
+ * Snapshots of the dynamic state and the state hash (state.h documents the
+ * format). Every field is written byte by byte in little-endian order, so a
+ * snapshot means the same on every machine and no struct layout leaks into
+ * it. Loading checks the whole buffer before writing anything to the cloth:
+ * a refused snapshot changes nothing.
+ */
+#include "cloth_internal.h"
+
+#include <string.h>
+
+#define SNAPSHOT_VERSION 1u
+#define HEADER_BYTES 64u
+#define PARTICLE_BYTES 28u /* 7 floats */
+#define PIN_BYTES 32u      /* index + 7 floats */
+#define COLLIDER_FLOATS 36u /* from, to, at (7 each), matrix (9), v, w (3 each) */
+#define COLLIDER_BYTES (8u + 4u * COLLIDER_FLOATS)
+#define TRAILER_BYTES 8u
+
+static const unsigned char magic[8] = {'C', 'L', 'T', 'H', 'S', 'N', 'A', 'P'};
+
+/* Header field offsets. */
+enum {
+    OFF_MAGIC = 0,
+    OFF_VERSION = 8,
+    OFF_RESERVED0 = 12,
+    OFF_TOTAL = 16,
+    OFF_COUNT = 24,
+    OFF_ROWS = 28,
+    OFF_COLS = 32,
+    OFF_TRIS = 36,
+    OFF_SPRINGS = 40,
+    OFF_PINS = 44,
+    OFF_COLLIDERS = 48,
+    OFF_RESERVED1 = 52,
+    OFF_TIME = 56
+};
+
+/* 64-bit FNV-1a. Each step (xor a byte, multiply by an odd prime) is a
+ * bijection of the running hash, so two inputs of the same length that
+ * differ in any one byte always hash differently. */
+#define FNV_OFFSET 0xcbf29ce484222325u
+#define FNV_PRIME 0x100000001b3u
+
+static uint64_t fnv_bytes(uint64_t h, const unsigned char *p, size_t n)
+{
+    for (size_t i = 0; i < n; ++i) {
+        h = (h ^ p[i]) * FNV_PRIME;
+    }
+    return h;
+}
+
+static uint64_t fnv_u32(uint64_t h, uint32_t v)
+{
+    for (int b = 0; b < 4; ++b) {
+        h = (h ^ ((v >> (8 * b)) & 0xffu)) * FNV_PRIME;
+    }
+    return h;
+}
+
+static uint32_t float_bits(float f)
+{
+    uint32_t u;
+    memcpy(&u, &f, sizeof u);
+    return u;
+}
+
+static float bits_float(uint32_t u)
+{
+    float f;
+    memcpy(&f, &u, sizeof f);
+    return f;
+}
+
+static unsigned char *put_u32(unsigned char *p, uint32_t v)
+{
+    for (int b = 0; b < 4; ++b) {
+        p[b] = (unsigned char)(v >> (8 * b));
+    }
+    return p + 4;
+}
+
+static unsigned char *put_u64(unsigned char *p, uint64_t v)
+{
+    for (int b = 0; b < 8; ++b) {
+        p[b] = (unsigned char)(v >> (8 * b));
+    }
+    return p + 8;
+}
+
+static unsigned char *put_f32(unsigned char *p, float f)
+{
+    return put_u32(p, float_bits(f));
+}
+
+static unsigned char *put_floats(unsigned char *p, const float *f, size_t n)
+{
+    for (size_t i = 0; i < n; ++i) {
+        p = put_f32(p, f[i]);
+    }
+    return p;
+}
+
+static uint32_t get_u32(const unsigned char *p)
+{
+    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+static uint64_t get_u64(const unsigned char *p)
+{
+    return (uint64_t)get_u32(p) | (uint64_t)get_u32(p + 4) << 32;
+}
+
+static float get_f32(const unsigned char *p)
+{
+    return bits_float(get_u32(p));
+}
+
+static double get_f64(const unsigned char *p)
+{
+    const uint64_t u = get_u64(p);
+    double d;
+    memcpy(&d, &u, sizeof d);
+    return d;
+}
+
+/* In 64 bits: 2^26 particles with as many pins overflow a 32-bit size_t. */
+static uint64_t snapshot_bytes(uint32_t count, uint32_t pins, uint32_t colliders)
+{
+    return (uint64_t)HEADER_BYTES + (uint64_t)PARTICLE_BYTES * count + (uint64_t)PIN_BYTES * pins +
+           (uint64_t)COLLIDER_BYTES * colliders + TRAILER_BYTES;
+}
+
+/* The pose arrays of a collider in the order the format stores them. */
+static void collider_floats(const cloth_collider *c, float out[COLLIDER_FLOATS])
+{
+    const cloth_pose *poses[3] = {&c->from, &c->to, &c->at};
+    size_t k = 0;
+    for (int p = 0; p < 3; ++p) {
+        for (int i = 0; i < 3; ++i) {
+            out[k++] = poses[p]->p[i];
+        }
+        for (int i = 0; i < 4; ++i) {
+            out[k++] = poses[p]->q[i];
+        }
+    }
+    for (int i = 0; i < 9; ++i) {
+        out[k++] = c->m[i];
+    }
+    for (int i = 0; i < 3; ++i) {
+        out[k++] = c->v[i];
+    }
+    for (int i = 0; i < 3; ++i) {
+        out[k++] = c->w[i];
+    }
+}
+
+static void set_collider_floats(cloth_collider *c, const float in[COLLIDER_FLOATS])
+{
+    cloth_pose *poses[3] = {&c->from, &c->to, &c->at};
+    size_t k = 0;
+    for (int p = 0; p < 3; ++p) {
+        for (int i = 0; i < 3; ++i) {
+            poses[p]->p[i] = in[k++];
+        }
+        for (int i = 0; i < 4; ++i) {
+            poses[p]->q[i] = in[k++];
+        }
+    }
+    for (int i = 0; i < 9; ++i) {
+        c->m[i] = in[k++];
+    }
+    for (int i = 0; i < 3; ++i) {
+        c->v[i] = in[k++];
+    }
+    for (int i = 0; i < 3; ++i) {
+        c->w[i] = in[k++];
+    }
+}
+
+cloth_status cloth_state_size(const cloth_t *cloth, size_t *size)
+{
+    if (cloth == NULL || size == NULL) {
+        return CLOTH_ERR_INVALID_ARGUMENT;
+    }
+    const uint64_t bytes = snapshot_bytes(cloth->count, cloth->pin_count, cloth->collider_count);
+    if (bytes > (uint64_t)SIZE_MAX) {
+        return CLOTH_ERR_UNSUPPORTED;
+    }
+    *size = (size_t)bytes;
+    return CLOTH_OK;
+}
+
+cloth_status cloth_save_state(const cloth_t *cloth, void *buf, size_t size)
+{
+    size_t need = 0;
+    if (buf == NULL) {
+        return CLOTH_ERR_INVALID_ARGUMENT;
+    }
+    cloth_status s = cloth_state_size(cloth, &need);
+    if (s != CLOTH_OK) {
+        return s;
+    }
+    if (size < need) {
+        return CLOTH_ERR_INVALID_ARGUMENT;
+    }
+    unsigned char *const start = buf;
+    unsigned char *p = start;
+    memcpy(p, magic, sizeof magic);
+    p = put_u32(p + sizeof magic, SNAPSHOT_VERSION);
+    p = put_u32(p, 0u);
+    p = put_u64(p, (uint64_t)need);
+    p = put_u32(p, cloth->count);
+    p = put_u32(p, cloth->rows);
+    p = put_u32(p, cloth->cols);
+    p = put_u32(p, cloth_triangle_count(cloth));
+    p = put_u32(p, cloth_spring_count(cloth));
+    p = put_u32(p, cloth->pin_count);
+    p = put_u32(p, cloth->collider_count);
+    p = put_u32(p, 0u);
+    uint64_t time_bits;
+    memcpy(&time_bits, &cloth->time, sizeof time_bits);
+    p = put_u64(p, time_bits);
+
+    const cloth_particles *q = &cloth->p;
+    const float *arrays[7] = {q->x, q->y, q->z, q->vx, q->vy, q->vz, q->w};
+    for (int a = 0; a < 7; ++a) {
+        p = put_floats(p, arrays[a], cloth->count);
+    }
+    for (uint32_t k = 0; k < cloth->pin_count; ++k) {
+        const cloth_pin_rec *pin = &cloth->pins[k];
+        p = put_u32(p, pin->index);
+        p = put_floats(p, pin->target, 3u);
+        p = put_floats(p, pin->start, 3u);
+        p = put_f32(p, pin->w_free);
+    }
+    for (uint32_t k = 0; k < cloth->collider_count; ++k) {
+        const cloth_collider *c = &cloth->colliders[k];
+        float f[COLLIDER_FLOATS];
+        collider_floats(c, f);
+        p = put_u32(p, c->id);
+        p = put_u32(p, (uint32_t)c->kind); /* compared for equality only, on load */
+        p = put_floats(p, f, COLLIDER_FLOATS);
+    }
+    put_u64(p, fnv_bytes(FNV_OFFSET, start, need - TRAILER_BYTES));
+    return CLOTH_OK;
+}
+
+static bool floats_finite(const unsigned char *p, size_t n)
+{
+    for (size_t i = 0; i < n; ++i) {
+        if (!isfinite(get_f32(p + 4u * i))) {
+            return false;
+        }
+    }
+    return true;
+}
+
+/* The squared length the collider API accepts (colliders.h). */
+static bool unit_quaternion(const float q[4])
+{
+    const double n2 = (double)q[0] * (double)q[0] + (double)q[1] * (double)q[1] + (double)q[2] * (double)q[2] +
+                      (double)q[3] * (double)q[3];
+    return fabs(n2 - 1.0) <= 1e-3;
+}
+
+/* The framing: magic, version, reserved fields, recorded size, layout and
+ * checksum. Returns the recorded size in *total. */
+static bool check_frame(const unsigned char *b, size_t size, uint64_t *total)
+{
+    if (size < (size_t)HEADER_BYTES + TRAILER_BYTES || memcmp(b + OFF_MAGIC, magic, sizeof magic) != 0 ||
+        get_u32(b + OFF_VERSION) != SNAPSHOT_VERSION || get_u32(b + OFF_RESERVED0) != 0u ||
+        get_u32(b + OFF_RESERVED1) != 0u) {
+        return false;
+    }
+    const uint64_t t = get_u64(b + OFF_TOTAL);
+    if (t > (uint64_t)size ||
+        t != snapshot_bytes(get_u32(b + OFF_COUNT), get_u32(b + OFF_PINS), get_u32(b + OFF_COLLIDERS))) {
+        return false;
+    }
+    const size_t body = (size_t)t - TRAILER_BYTES;
+    if (fnv_bytes(FNV_OFFSET, b, body) != get_u64(b + body)) {
+        return false;
+    }
+    *total = t;
+    return true;
+}
+
+/* A snapshot of this cloth's shape and collider set. */
+static bool check_shape(const cloth_t *cloth, const unsigned char *b)
+{
+    if (get_u32(b + OFF_COUNT) != cloth->count || get_u32(b + OFF_ROWS) != cloth->rows ||
+        get_u32(b + OFF_COLS) != cloth->cols || get_u32(b + OFF_TRIS) != cloth_triangle_count(cloth) ||
+        get_u32(b + OFF_SPRINGS) != cloth_spring_count(cloth) ||
+        get_u32(b + OFF_COLLIDERS) != cloth->collider_count || get_u32(b + OFF_PINS) > cloth->count) {
+        return false;
+    }
+    const unsigned char *c = b + HEADER_BYTES + (size_t)PARTICLE_BYTES * cloth->count +
+                             (size_t)PIN_BYTES * get_u32(b + OFF_PINS);
+    for (uint32_t k = 0; k < cloth->collider_count; ++k, c += COLLIDER_BYTES) {
+        if (get_u32(c) != cloth->colliders[k].id || get_u32(c + 4) != (uint32_t)cloth->colliders[k].kind) {
+            return false;
+        }
+    }
+    return true;
+}
+
+/* Contents a cloth could have: finite values, inverse masses >= 0, pins on
+ * distinct particles whose inverse mass is 0, unit quaternions. `seen` is
+ * a zeroed bitmap of one bit per particle (NULL when there are < 2 pins). */
+static bool check_contents(const cloth_t *cloth, const unsigned char *b, unsigned char *seen)
+{
+    const uint32_t n = cloth->count, pins = get_u32(b + OFF_PINS);
+    const double time = get_f64(b + OFF_TIME);
+    if (!isfinite(time) || !(time >= 0.0)) {
+        return false;
+    }
+    const unsigned char *arrays = b + HEADER_BYTES;
+    if (!floats_finite(arrays, 7u * (size_t)n)) {
+        return false;
+    }
+    const unsigned char *w = arrays + 24u * (size_t)n;
+    for (uint32_t i = 0; i < n; ++i) {
+        if (!(get_f32(w + 4u * i) >= 0.0f)) {
+            return false;
+        }
+    }
+    const unsigned char *pin = arrays + (size_t)PARTICLE_BYTES * n;
+    for (uint32_t k = 0; k < pins; ++k, pin += PIN_BYTES) {
+        const uint32_t i = get_u32(pin);
+        if (i >= n || !floats_finite(pin + 4, 7u) || !(get_f32(pin + 28) >= 0.0f) ||
+            get_f32(w + 4u * (size_t)i) != 0.0f) {
+            return false;
+        }
+        if (seen != NULL) {
+            const unsigned char bit = (unsigned char)(1u << (i & 7u));
+            if (seen[i >> 3] & bit) {
+                return false;
+            }
+            seen[i >> 3] = (unsigned char)(seen[i >> 3] | bit);
+        }
+    }
+    const unsigned char *c = pin;
+    for (uint32_t k = 0; k < cloth->collider_count; ++k, c += COLLIDER_BYTES) {
+        if (!floats_finite(c + 8, COLLIDER_FLOATS)) {
+            return false;
+        }
+        for (int pose = 0; pose < 3; ++pose) {
+            const unsigned char *q = c + 8 + 28 * pose + 12;
+            const float quat[4] = {get_f32(q), get_f32(q + 4), get_f32(q + 8), get_f32(q + 12)};
+            if (!unit_quaternion(quat)) {
+                return false;
+            }
+        }
+    }
+    return true;
+}
+
+static void read_floats(const unsigned char *p, float *out, size_t n)
+{
+    for (size_t i = 0; i < n; ++i) {
+        out[i] = get_f32(p + 4u * i);
+    }
+}
+
+/* Everything is checked: only writes from here on. */
+static void commit(cloth_t *cloth, const unsigned char *b, cloth_pin_rec *new_pins, uint32_t new_capacity)
+{
+    const uint32_t n = cloth->count, pins = get_u32(b + OFF_PINS);
+    cloth_particles *q = &cloth->p;
+    float *arrays[7] = {q->x, q->y, q->z, q->vx, q->vy, q->vz, q->w};
+    const unsigned char *p = b + HEADER_BYTES;
+    for (int a = 0; a < 7; ++a, p += 4u * (size_t)n) {
+        read_floats(p, arrays[a], n);
+    }
+    if (new_pins != NULL) {
+        cloth_mem_free(&cloth->alloc, cloth->pins, (size_t)cloth->pin_capacity * sizeof *cloth->pins);
+        cloth->pins = new_pins;
+        cloth->pin_capacity = new_capacity;
+    }
+    for (uint32_t k = 0; k < pins; ++k, p += PIN_BYTES) {
+        cloth_pin_rec *pin = &cloth->pins[k];
+        pin->index = get_u32(p);
+        read_floats(p + 4, pin->target, 3u);
+        read_floats(p + 16, pin->start, 3u);
+        pin->w_free = get_f32(p + 28);
+    }
+    cloth->pin_count = pins;
+    /* the tether table is a function of the pins and inverse masses, both
+     * just replaced: rebuilt at the next step, to the same table a cloth
+     * that never saved holds */
+    cloth->tethers_dirty = true;
+    for (uint32_t k = 0; k < cloth->collider_count; ++k, p += COLLIDER_BYTES) {
+        float f[COLLIDER_FLOATS];
+        read_floats(p + 8, f, COLLIDER_FLOATS);
+        set_collider_floats(&cloth->colliders[k], f);
+    }
+    cloth->time = get_f64(b + OFF_TIME);
+}
+
+cloth_status cloth_load_state(cloth_t *cloth, const void *buf, size_t size)
+{
+    if (cloth == NULL || buf == NULL) {
+        return CLOTH_ERR_INVALID_ARGUMENT;
+    }
+    const unsigned char *b = buf;
+    uint64_t total = 0;
+    if (!check_frame(b, size, &total) || !check_shape(cloth, b)) {
+        return CLOTH_ERR_INVALID_ARGUMENT;
+    }
+    const uint32_t pins = get_u32(b + OFF_PINS);
+    unsigned char *seen = NULL;
+    const size_t seen_bytes = ((size_t)cloth->count + 7u) / 8u;
+    if (pins > 1u) {
+        seen = cloth_mem_alloc(&cloth->alloc, seen_bytes);
+        if (seen == NULL) {
+            return CLOTH_ERR_OUT_OF_MEMORY;
+        }
+        memset(seen, 0, seen_bytes);
+    }
+    const bool valid = check_contents(cloth, b, seen);
+    if (seen != NULL) {
+        cloth_mem_free(&cloth->alloc, seen, seen_bytes);
+    }
+    if (!valid) {
+        return CLOTH_ERR_INVALID_ARGUMENT;
+    }
+    cloth_pin_rec *new_pins = NULL;
+    uint32_t capacity = cloth->pin_capacity;
+    if (pins > capacity) {
+        capacity = pins;
+        new_pins = cloth_mem_alloc(&cloth->alloc, (size_t)capacity * sizeof *new_pins);
+        if (new_pins == NULL) {
+            return CLOTH_ERR_OUT_OF_MEMORY;
+        }
+    }
+    commit(cloth, b, new_pins, capacity);
+    return CLOTH_OK;
+}
+
+uint64_t cloth_state_hash(const cloth_t *cloth)
+{
+    if (cloth == NULL) {
+        return 0u;
+    }
+    const cloth_particles *q = &cloth->p;
+    const float *arrays[6] = {q->x, q->y, q->z, q->vx, q->vy, q->vz};
+    uint64_t h = FNV_OFFSET;
+    for (int a = 0; a < 6; ++a) {
+        for (uint32_t i = 0; i < cloth->count; ++i) {
+            h = fnv_u32(h, float_bits(arrays[a][i]));
+        }
+    }
+    uint64_t time_bits;
+    memcpy(&time_bits, &cloth->time, sizeof time_bits);
+    h = fnv_u32(h, (uint32_t)time_bits);
+    return fnv_u32(h, (uint32_t)(time_bits >> 32));
+}

@@ -1,0 +1,58 @@
+/*
+ * The stability watchdog: host-set bounds on the largest spring strain and
+ * on the kinetic energy, checked once per step after the finite check. The
+ * step owns the rollback; the watchdog only says whether one is wanted.
+ */
+#include "cloth_internal.h"
+
+cloth_status cloth_set_watchdog(cloth_t *cloth, float max_strain, float max_kinetic_energy,
+                                cloth_watchdog_action action)
+{
+    if (cloth == NULL || !(max_strain >= 0.0f) || !isfinite(max_strain) || !(max_kinetic_energy >= 0.0f) ||
+        !isfinite(max_kinetic_energy) || (action != CLOTH_WATCHDOG_REPORT && action != CLOTH_WATCHDOG_RESTORE)) {
+        return CLOTH_ERR_INVALID_ARGUMENT;
+    }
+    cloth->monitor.max_strain = max_strain;
+    cloth->monitor.max_kinetic_energy = max_kinetic_energy;
+    cloth->monitor.action = action;
+    cloth->monitor.measured_strain = 0.0f;
+    cloth->monitor.measured_energy = 0.0f;
+    return CLOTH_OK;
+}
+
+cloth_status cloth_watchdog_check(cloth_t *cloth)
+{
+    cloth_monitor *m = &cloth->monitor;
+    uint32_t tripped = 0u;
+    m->measured_strain = 0.0f;
+    m->measured_energy = 0.0f;
+    if (m->max_strain > 0.0f) {
+        cloth_strain_summary strain[CLOTH_SPRING_TYPES];
+        cloth_measure_strain(cloth, strain);
+        double largest = 0.0;
+        bool any = false;
+        for (int t = 0; t < CLOTH_SPRING_TYPES; ++t) {
+            if (strain[t].count > 0u && (!any || strain[t].max > largest)) {
+                largest = strain[t].max;
+                any = true;
+            }
+        }
+        m->measured_strain = cloth_measure_to_float(largest);
+        if (largest > (double)m->max_strain) {
+            tripped |= CLOTH_WATCHDOG_TRIPPED_STRAIN;
+        }
+    }
+    if (m->max_kinetic_energy > 0.0f) {
+        const double energy = cloth_kinetic_energy(cloth);
+        m->measured_energy = cloth_measure_to_float(energy);
+        if (energy > (double)m->max_kinetic_energy) {
+            tripped |= CLOTH_WATCHDOG_TRIPPED_ENERGY;
+        }
+    }
+    m->tripped = tripped;
+    if (tripped == 0u) {
+        return CLOTH_OK;
+    }
+    ++m->trips;
+    return m->action == CLOTH_WATCHDOG_RESTORE ? CLOTH_ERR_UNSTABLE : CLOTH_OK;
+}

@@ -1,0 +1,1195 @@
+/*
+ * libFuzzer harness for the whole public API: the fuzzer's bytes become one
+ * cloth (a grid or a mesh, hostile descs included) and a sequence of API
+ * calls with hostile arguments (NaN, Inf, huge and tiny values, out-of-range
+ * indices and ids, odd strides, bad vtables, hooks that write NaN, snapshots
+ * corrupted byte by byte).
+ *
+ * Besides "no crash, no leak, no undefined behaviour" (ASan, UBSan, and the
+ * harness's own allocator accounting), every call is held to the contract of
+ * the headers; a broken promise aborts:
+ *   - positions and velocities read back are always finite, normals finite
+ *     and of unit length;
+ *   - a refused call changes nothing (the cloth's snapshot is bitwise the
+ *     same before and after; for a failed cloth_step(), which documents that
+ *     pins' and colliders' motion goes on, positions, velocities and time);
+ *   - a strided copy never touches the padding between records;
+ *   - a snapshot saved and loaded back leaves the state bitwise the same;
+ *   - the host's allocator sees only the sizes it handed out, an alignment
+ *     that is a power of two <= 64, and every block freed by cloth_destroy();
+ *   - a host integrator's state is destroyed exactly once.
+ *
+ * Sizes are bounded (grids <= 24 x 24, meshes <= 64 vertices and 98 triangles, <= 60 calls and
+ * a budget of particle-substeps per input) so that one input runs in
+ * milliseconds.
+ *
+ * Built two ways from this one file:
+ *   - with -fsanitize=fuzzer (CLOTHSIM_BUILD_FUZZ, clang): the fuzzer itself;
+ *   - without it (every build): a replay program whose main() feeds each file
+ *     named on the command line, or every file in each directory named, to
+ *     the same entry point. ctest runs it over tests/fuzz/corpus and
+ *     tests/fuzz/regressions, so every crash ever found stays a test.
+ *
+ * The input format (all reads past the end give zero bytes):
+ *   byte 0        setup: 0-2 grid, 3 mesh, others grid with host allocator
+ *   ...           the setup's fields (see setup_grid(), setup_mesh())
+ *   then repeat   one op byte (op % OP_COUNT, see enum op), its arguments
+ * tests/fuzz/make_corpus.py writes seeds in this format.
+ */
+#define _POSIX_C_SOURCE 200809L /* dirent.h and stat() for the replay program */
+
+#include <clothsim/clothsim.h>
+
+#include <float.h>
+#include <math.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define FZ_MAX_SIDE 24u
+#define FZ_MAX_VERTS 64u
+#define FZ_MAX_TRIS 98u /* 2 (8 - 1)^2 */
+#define FZ_MAX_OPS 60u
+/* particles x substeps x (iterations, for the position-based integrators) */
+#define FZ_BUDGET 40000.0
+
+/* FUZZ_API_TRACE=1 in the environment (replay program): print every call. */
+static int g_trace;
+
+/* A broken promise: say which, then abort so that the fuzzer (or ctest)
+ * records the input. */
+#define FZ_REQUIRE(cond)                                                              \
+    do {                                                                              \
+        if (!(cond)) {                                                                \
+            fprintf(stderr, "fuzz_api.c:%d: contract broken: %s\n", __LINE__, #cond); \
+            abort();                                                                  \
+        }                                                                             \
+    } while (0)
+
+/* ---- reading the fuzzer's bytes ---------------------------------------- */
+
+typedef struct fz {
+    const uint8_t *p;
+    size_t n, at;
+} fz;
+
+static uint8_t fz_u8(fz *f)
+{
+    return f->at < f->n ? f->p[f->at++] : 0u;
+}
+
+static uint32_t fz_u32(fz *f)
+{
+    uint32_t v = 0;
+    for (int k = 0; k < 4; ++k) {
+        v |= (uint32_t)fz_u8(f) << (8 * k);
+    }
+    return v;
+}
+
+static uint16_t fz_u16(fz *f)
+{
+    uint16_t lo = fz_u8(f);
+    return (uint16_t)(lo | (uint16_t)(fz_u8(f) << 8));
+}
+
+static float fz_bits(uint32_t u)
+{
+    float v;
+    memcpy(&v, &u, sizeof v);
+    return v;
+}
+
+/* One selector byte: 0-31 a hostile or typical special, 32-254 a moderate
+ * value (sel - 143) / 16 in [-6.94, 6.94], 255 the raw bits of 4 more bytes. */
+static float fz_float(fz *f)
+{
+    const uint8_t sel = fz_u8(f);
+    if (sel < 32u) {
+        switch (sel) {
+        case 0: return 0.0f;
+        case 1: return -0.0f;
+        case 2: return 1.0f;
+        case 3: return -1.0f;
+        case 4: return fz_bits(0x7fc00000u);  /* NaN */
+        case 5: return fz_bits(0xffc00001u);  /* negative NaN with payload */
+        case 6: return fz_bits(0x7f800000u);  /* +Inf */
+        case 7: return fz_bits(0xff800000u);  /* -Inf */
+        case 8: return FLT_MAX;
+        case 9: return -FLT_MAX;
+        case 10: return FLT_MIN;
+        case 11: return fz_bits(1u);          /* smallest denormal */
+        case 12: return 1e-30f;
+        case 13: return 1e30f;
+        case 14: return 0.5f;
+        case 15: return 0.05f;
+        case 16: return 0.01f;
+        case 17: return 2.0f;
+        case 18: return 10.0f;
+        case 19: return 100.0f;
+        case 20: return 1e6f;
+        case 21: return -1e6f;
+        case 22: return 1e-6f;
+        case 23: return 1.0f / 60.0f;
+        case 24: return fz_bits(0x3f800001u); /* just above 1 */
+        case 25: return fz_bits(0x3f7fffffu); /* just below 1 */
+        case 26: return 1e20f;
+        case 27: return -1e-30f;
+        case 28: return 1.7e38f;
+        case 29: return -0.5f;
+        case 30: return 9.81f;
+        default: return -9.81f;
+        }
+    }
+    if (sel == 255u) {
+        return fz_bits(fz_u32(f));
+    }
+    return (float)((int)sel - 143) / 16.0f;
+}
+
+static void fz_vec(fz *f, float *v, int n)
+{
+    for (int k = 0; k < n; ++k) {
+        v[k] = fz_float(f);
+    }
+}
+
+/* A particle index: usually in range, sometimes just past it or absurd. */
+static uint32_t fz_index(fz *f, uint32_t count)
+{
+    const uint16_t v = fz_u16(f);
+    if (v < 0xff00u) {
+        return count == 0u ? v : v % count;
+    }
+    switch (v & 7u) {
+    case 0: return count;
+    case 1: return count + 1u;
+    case 2: return UINT32_MAX;
+    case 3: return 0x80000000u;
+    case 4: return UINT32_MAX - 1u;
+    case 5: return 1u << 26;
+    case 6: return fz_u32(f);
+    default: return 0u;
+    }
+}
+
+/* A stride in bytes: valid ones (0 = packed, multiples of 4 >= 12) and odd
+ * ones. The library may only accept the valid ones, which all fit in the
+ * buffers below; an absurd stride it accepted would be a bug ASan sees. */
+static size_t fz_stride(fz *f)
+{
+    static const size_t table[] = {0, 12, 16, 24, 32, 48, 64, 1, 2, 3, 4, 8, 11, 13, 14, 15, 18, 22,
+                                   6, 10, 20, 28, 36, 44, 52, 60, 13, 17, 25, 31, (size_t)-1,
+                                   ((size_t)1 << (sizeof(size_t) * 8 - 1)) | 2u};
+    return table[fz_u8(f) % (sizeof table / sizeof table[0])];
+}
+
+static size_t stride_bytes_of(size_t stride)
+{
+    return stride == 0u ? 12u : stride;
+}
+
+static bool stride_valid(size_t stride)
+{
+    return stride == 0u || (stride >= 12u && stride % 4u == 0u);
+}
+
+/* ---- the host's allocator: accounting, checks, injected failures ------- */
+
+#define FZ_HEAD 64u
+
+typedef struct fz_alloc {
+    size_t live_blocks, live_bytes;
+    uint32_t calls;
+    uint32_t fail_at;   /* fail call number fail_at (1-based); 0: never */
+    uint32_t fail_mask; /* also fail call k when bit (k % 32) is set */
+} fz_alloc;
+
+static void *fz_alloc_fn(void *user, size_t size, size_t alignment)
+{
+    fz_alloc *a = user;
+    FZ_REQUIRE(alignment != 0u && (alignment & (alignment - 1u)) == 0u && alignment <= 64u);
+    FZ_REQUIRE(size != 0u);
+    const uint32_t k = ++a->calls;
+    if (k == a->fail_at || (a->fail_mask >> (k % 32u)) & 1u) {
+        return NULL;
+    }
+    if (size > ((size_t)1 << 30)) {
+        return NULL; /* the fuzzer's cloths are small: this would be a bug's size */
+    }
+    unsigned char *base = aligned_alloc(64, (size + FZ_HEAD + 63u) / 64u * 64u);
+    if (base == NULL) {
+        return NULL;
+    }
+    memcpy(base, &size, sizeof size);
+    a->live_blocks++;
+    a->live_bytes += size;
+    return base + FZ_HEAD;
+}
+
+static void fz_free_fn(void *user, void *ptr, size_t size)
+{
+    fz_alloc *a = user;
+    FZ_REQUIRE(ptr != NULL);
+    unsigned char *base = (unsigned char *)ptr - FZ_HEAD;
+    size_t asked;
+    memcpy(&asked, base, sizeof asked);
+    if (asked != size) {
+        fprintf(stderr, "free of a block of %zu bytes given as %zu\n", asked, size);
+    }
+    FZ_REQUIRE(asked == size);
+    FZ_REQUIRE(a->live_blocks > 0u && a->live_bytes >= size);
+    a->live_blocks--;
+    a->live_bytes -= size;
+    free(base);
+}
+
+/* ---- hooks: wind, external force, a host integrator --------------------- */
+
+typedef struct fz_hooks {
+    uint32_t count;     /* particles of the cloth the hooks belong to */
+    uint8_t wind_mode, force_mode;
+    float wind[3], force[3];
+    uint32_t target;    /* the particle a "poison one" mode writes to */
+    /* host integrator */
+    uint8_t integ_mode;
+    int states_live;
+    uint32_t step_calls;
+} fz_hooks;
+
+static fz_hooks g_hooks;
+
+static void fz_wind(void *user, float time, uint32_t count, const float *pos, float *out)
+{
+    fz_hooks *h = user;
+    FZ_REQUIRE(h == &g_hooks && count == h->count && pos != NULL && out != NULL);
+    FZ_REQUIRE(isfinite(time));
+    for (uint32_t i = 0; i < count; ++i) {
+        float *o = out + 3u * i;
+        switch (h->wind_mode % 6u) {
+        case 0: o[0] = o[1] = o[2] = 0.0f; break;
+        case 1: memcpy(o, h->wind, sizeof h->wind); break;
+        case 2: /* a storm: 100 m/s gusts changing with place and time */
+            o[0] = 100.0f * sinf(pos[3u * i] * 7.0f + time * 3.0f);
+            o[1] = 30.0f * cosf(pos[3u * i + 2u] * 5.0f);
+            o[2] = 100.0f;
+            break;
+        case 3: o[0] = o[1] = o[2] = (i == h->target % count) ? h->wind[0] : 1.0f; break;
+        case 4: o[0] = 1e30f; o[1] = -1e30f; o[2] = FLT_MAX; break;
+        default: /* echo the positions back as velocities */
+            o[0] = pos[3u * i];
+            o[1] = pos[3u * i + 1u];
+            o[2] = pos[3u * i + 2u];
+            break;
+        }
+    }
+}
+
+static void fz_force(void *user, float time, uint32_t count, const float *pos, const float *vel, float *out)
+{
+    fz_hooks *h = user;
+    FZ_REQUIRE(h == &g_hooks && count == h->count && pos != NULL && vel != NULL && out != NULL);
+    (void)time;
+    for (uint32_t i = 0; i < count; ++i) {
+        float *o = out + 3u * i;
+        switch (h->force_mode % 5u) {
+        case 0: break; /* adds nothing */
+        case 1: o[0] += h->force[0]; o[1] += h->force[1]; o[2] += h->force[2]; break;
+        case 2: if (i == h->target % count) { o[0] = h->force[0]; } break;
+        case 3: o[0] -= h->force[0] * vel[3u * i]; o[1] -= h->force[0] * vel[3u * i + 1u]; break;
+        default: o[0] = pos[3u * i + 1u] * h->force[1]; break;
+        }
+    }
+}
+
+static cloth_status fzi_create(void *user, const cloth_t *cloth, void **state)
+{
+    fz_hooks *h = user;
+    FZ_REQUIRE(h == &g_hooks && cloth != NULL && state != NULL);
+    if (h->integ_mode == 2u) {
+        return CLOTH_ERR_OUT_OF_MEMORY;
+    }
+    uint32_t *s = malloc(sizeof *s);
+    if (s == NULL) {
+        return CLOTH_ERR_OUT_OF_MEMORY;
+    }
+    *s = 0xC1077u;
+    h->states_live++;
+    *state = s;
+    return CLOTH_OK;
+}
+
+static void fzi_destroy(void *user, void *state)
+{
+    fz_hooks *h = user;
+    FZ_REQUIRE(h == &g_hooks && state != NULL && *(uint32_t *)state == 0xC1077u);
+    *(uint32_t *)state = 0u;
+    h->states_live--;
+    FZ_REQUIRE(h->states_live >= 0);
+    free(state);
+}
+
+/* Symplectic Euler through the view, with the misbehaviours the mode asks for. */
+static cloth_status fzi_step(void *user, void *state, const cloth_step_view *v)
+{
+    fz_hooks *h = user;
+    FZ_REQUIRE(h == &g_hooks && v != NULL && v->count == h->count);
+    FZ_REQUIRE(isfinite(v->h) && v->h > 0.0f && v->substep < v->substeps && v->iterations >= 1u);
+    FZ_REQUIRE(state == NULL || *(uint32_t *)state == 0xC1077u);
+    h->step_calls++;
+    for (uint32_t i = 0; i < v->count; ++i) {
+        const float w = v->inv_mass[i];
+        if (w > 0.0f) {
+            v->vx[i] = (v->vx[i] + (v->gravity[0] + v->fx[i] * w) * v->h) * v->velocity_decay;
+            v->vy[i] = (v->vy[i] + (v->gravity[1] + v->fy[i] * w) * v->h) * v->velocity_decay;
+            v->vz[i] = (v->vz[i] + (v->gravity[2] + v->fz[i] * w) * v->h) * v->velocity_decay;
+        }
+        v->x[i] += v->vx[i] * v->h;
+        v->y[i] += v->vy[i] * v->h;
+        v->z[i] += v->vz[i] * v->h;
+    }
+    if (h->integ_mode == 3u && v->count > 0u) {
+        v->x[h->target % v->count] = fz_bits(0x7fc00000u);
+    }
+    if (h->integ_mode == 4u && v->substep == 1u) {
+        return CLOTH_ERR_UNSUPPORTED;
+    }
+    return CLOTH_OK;
+}
+
+static cloth_status fzi_finish(void *user, void *state, const cloth_step_view *v)
+{
+    (void)state;
+    fz_hooks *h = user;
+    FZ_REQUIRE(h == &g_hooks && v->collide_particle != NULL);
+    for (uint32_t i = 0; i < v->count; ++i) {
+        v->collide_particle(v->collide_ctx, i);
+    }
+    if (h->integ_mode == 6u && v->count > 0u) {
+        v->vy[0] = fz_bits(0x7f800000u);
+    }
+    return CLOTH_OK;
+}
+
+static const cloth_integrator_vtable fz_vtables[] = {
+    {"fuzz", CLOTH_INTEGRATOR_WANTS_SPRING_FORCES, fzi_create, fzi_destroy, fzi_step, NULL},
+    {"fuzz-finish", CLOTH_INTEGRATOR_WANTS_SPRING_FORCES, fzi_create, fzi_destroy, fzi_step, fzi_finish},
+    {NULL, 0u, NULL, NULL, fzi_step, fzi_finish},          /* no state at all */
+    {"no-step", 0u, fzi_create, fzi_destroy, NULL, NULL},   /* refused */
+    {"bad-flags", 0xffffffffu, fzi_create, fzi_destroy, fzi_step, NULL}, /* refused */
+};
+#define FZ_VTABLES (sizeof fz_vtables / sizeof fz_vtables[0])
+
+/* ---- the contract checks ------------------------------------------------ */
+
+typedef struct fz_world {
+    cloth_t *cloth;
+    uint32_t count, tris;
+    uint32_t substeps, iterations; /* as last set, for the budget */
+    double step_weight; /* the integrator's cost per particle-substep, about */
+    uint32_t colliders; /* added and not removed */
+    double budget;
+    fz_alloc alloc;
+    bool host_alloc;
+    cloth_collider_id ids[16];
+    uint32_t id_count;
+    /* scratch buffers, sized for the largest stride and cloth */
+    unsigned char buf_a[FZ_MAX_VERTS * FZ_MAX_VERTS * 16u];
+    unsigned char snap_a[200000], snap_b[200000];
+} fz_world;
+
+static fz_world g_world;
+
+static size_t snapshot(const cloth_t *cloth, unsigned char *buf)
+{
+    size_t size = 0;
+    FZ_REQUIRE(cloth_state_size(cloth, &size) == CLOTH_OK);
+    FZ_REQUIRE(size <= sizeof g_world.snap_a);
+    FZ_REQUIRE(cloth_save_state(cloth, buf, size) == CLOTH_OK);
+    return size;
+}
+
+/* Run one call: a status it returns must be a known one, and a refusal must
+ * leave the snapshot bitwise the same. */
+#define FZ_CALL(w, call)                                                                   \
+    do {                                                                                   \
+        const size_t fz_before_ = snapshot((w)->cloth, (w)->snap_a);                       \
+        const cloth_status fz_s_ = (call);                                                 \
+        if (g_trace) {                                                                     \
+            fprintf(stderr, "  %s -> %s\n", #call, cloth_status_string(fz_s_));            \
+        }                                                                                  \
+        FZ_REQUIRE((uint32_t)fz_s_ <= (uint32_t)CLOTH_ERR_UNSUPPORTED);                    \
+        FZ_REQUIRE(strlen(cloth_status_string(fz_s_)) > 0u);                               \
+        if (fz_s_ != CLOTH_OK) {                                                           \
+            const size_t fz_after_ = snapshot((w)->cloth, (w)->snap_b);                    \
+            FZ_REQUIRE(fz_before_ == fz_after_ &&                                          \
+                       memcmp((w)->snap_a, (w)->snap_b, fz_before_) == 0);                 \
+        }                                                                                  \
+    } while (0)
+
+/* Every readback is finite; positions and velocities go through a strided
+ * copy whose padding must stay untouched. */
+static void check_readback(fz_world *w, fz *f)
+{
+    const size_t stride = fz_stride(f);
+    const size_t sb = stride_valid(stride) ? stride_bytes_of(stride) : 12u;
+    const size_t bytes = sb * w->count;
+    FZ_REQUIRE(bytes <= sizeof w->buf_a);
+    for (int what = 0; what < 3; ++what) {
+        memset(w->buf_a, 0xA5, bytes + 16u);
+        float *dst = (float *)(void *)w->buf_a;
+        cloth_status s = what == 0   ? cloth_get_positions(w->cloth, dst, stride)
+                         : what == 1 ? cloth_get_velocities(w->cloth, dst, stride)
+                                     : cloth_get_normals(w->cloth, dst, stride);
+        if (!stride_valid(stride)) {
+            FZ_REQUIRE(s == CLOTH_ERR_INVALID_ARGUMENT);
+            for (size_t b = 0; b < bytes + 16u; ++b) {
+                FZ_REQUIRE(w->buf_a[b] == 0xA5u);
+            }
+            continue;
+        }
+        FZ_REQUIRE(s == CLOTH_OK);
+        for (uint32_t i = 0; i < w->count; ++i) {
+            float v[3];
+            memcpy(v, w->buf_a + sb * i, sizeof v);
+            if (!(isfinite(v[0]) && isfinite(v[1]) && isfinite(v[2]))) {
+                fprintf(stderr, "%s of particle %u: %g %g %g\n",
+                        what == 0 ? "position" : what == 1 ? "velocity" : "normal", i, (double)v[0],
+                        (double)v[1], (double)v[2]);
+            }
+            FZ_REQUIRE(isfinite(v[0]) && isfinite(v[1]) && isfinite(v[2]));
+            if (what == 2) {
+                const double x = (double)v[0], y = (double)v[1], z = (double)v[2];
+                const double len = sqrt(x * x + y * y + z * z);
+                FZ_REQUIRE(fabs(len - 1.0) < 1e-3);
+            }
+            for (size_t b = 12; b < sb; ++b) {
+                FZ_REQUIRE(w->buf_a[sb * i + b] == 0xA5u);
+            }
+        }
+        for (size_t b = bytes; b < bytes + 16u; ++b) {
+            FZ_REQUIRE(w->buf_a[b] == 0xA5u);
+        }
+    }
+}
+
+/* ---- setup: a grid or a mesh from hostile descs ------------------------- */
+
+static uint32_t fz_side(fz *f)
+{
+    const uint8_t sel = fz_u8(f);
+    if (sel < 0xF0u) {
+        return sel % (FZ_MAX_SIDE + 1u);
+    }
+    /* absurd sizes, every one of which must be refused whatever the other
+     * side is (so the fuzzer never builds a huge cloth) */
+    static const uint32_t big[] = {(1u << 26) + 1u, 0x80000000u, UINT32_MAX, 0x40000001u};
+    return big[sel % 4u];
+}
+
+static void fz_allocator(fz_world *w, fz *f, cloth_allocator *hooks, const cloth_allocator **out)
+{
+    const uint8_t mode = fz_u8(f);
+    memset(hooks, 0, sizeof *hooks);
+    *out = NULL;
+    w->host_alloc = false;
+    if (mode % 4u == 0u) {
+        return;
+    }
+    hooks->alloc = fz_alloc_fn;
+    hooks->free = fz_free_fn;
+    hooks->user = &w->alloc;
+    w->host_alloc = true;
+    if (mode % 4u == 2u) {
+        w->alloc.fail_at = fz_u8(f);
+    } else if (mode % 4u == 3u) {
+        w->alloc.fail_mask = fz_u32(f) & 0x0f0f0f0fu;
+    }
+    if (mode == 0x41u) {
+        hooks->free = NULL; /* one hook only: refused */
+    } else if (mode == 0x45u) {
+        hooks->alloc = NULL;
+    }
+    *out = hooks;
+}
+
+static uint32_t fz_struct_size(fz *f, uint32_t real)
+{
+    const uint8_t sel = fz_u8(f);
+    if (sel < 0xF8u) {
+        return real;
+    }
+    static const uint32_t odd[] = {0u, 4u, 36u, 40u, UINT32_MAX, 0u, 1u, 0u};
+    uint32_t v = odd[sel & 7u];
+    return sel == 0xFDu ? real + 4u : sel == 0xFFu ? real + 64u : v;
+}
+
+static cloth_status setup_grid(fz_world *w, fz *f, bool host_alloc)
+{
+    /* the desc sits in a larger zeroed block so that a struct_size a little
+     * larger than sizeof is not an overread of the harness's */
+    union {
+        cloth_grid_desc d;
+        unsigned char pad[sizeof(cloth_grid_desc) + 64u];
+    } u;
+    memset(&u, 0, sizeof u);
+    cloth_grid_desc *desc = &u.d;
+    cloth_grid_desc_init(desc);
+    desc->rows = fz_side(f);
+    desc->cols = fz_side(f);
+    const uint8_t fields = fz_u8(f); /* which fields to make hostile */
+    if (fields & 1u) desc->spacing = fz_float(f);
+    if (fields & 2u) fz_vec(f, desc->origin, 3);
+    if (fields & 4u) fz_vec(f, desc->u_axis, 3);
+    if (fields & 8u) fz_vec(f, desc->v_axis, 3);
+    if (fields & 16u) desc->particle_mass = fz_float(f);
+    if (fields & 32u) desc->struct_size = fz_struct_size(f, desc->struct_size);
+    if (fields & 64u) desc->neighbours = fz_u8(f) & 1u ? 24u : fz_u8(f);
+    cloth_allocator hooks;
+    if (host_alloc) {
+        fz_allocator(w, f, &hooks, &desc->allocator);
+    }
+    if (fields & 128u) {
+        FZ_REQUIRE(cloth_create_grid(desc, NULL) != CLOTH_OK);
+    }
+    cloth_t *cloth = (cloth_t *)(uintptr_t)1; /* must be set to NULL on failure */
+    cloth_status s = cloth_create_grid(desc, &cloth);
+    FZ_REQUIRE(s == CLOTH_OK ? cloth != NULL : cloth == NULL);
+    if (s == CLOTH_OK) {
+        FZ_REQUIRE(cloth_particle_count(cloth) == desc->rows * desc->cols);
+        FZ_REQUIRE(desc->rows <= FZ_MAX_SIDE && desc->cols <= FZ_MAX_SIDE);
+    }
+    w->cloth = cloth;
+    return s;
+}
+
+static cloth_status setup_mesh(fz_world *w, fz *f)
+{
+    /* a strip mesh of gw x gh vertices, then hostile edits */
+    const uint32_t gw = 2u + fz_u8(f) % 7u, gh = 2u + fz_u8(f) % 7u;
+    uint32_t nv = gw * gh;
+    uint32_t nt = 2u * (gw - 1u) * (gh - 1u);
+    const size_t stride = fz_stride(f);
+    const size_t sb = stride_bytes_of(stride) > 64u ? 12u : stride_bytes_of(stride);
+    static unsigned char pos[FZ_MAX_VERTS * 64u + 64u];
+    static uint32_t tris[3u * FZ_MAX_TRIS];
+    static float masses[FZ_MAX_VERTS];
+    memset(pos, 0, sizeof pos);
+    const float sp = 0.05f;
+    for (uint32_t r = 0; r < gh; ++r) {
+        for (uint32_t c = 0; c < gw; ++c) {
+            const float v[3] = {(float)c * sp, 0.5f, (float)r * sp};
+            memcpy(pos + sb * (r * gw + c), v, sizeof v);
+        }
+    }
+    uint32_t t = 0;
+    for (uint32_t r = 0; r + 1u < gh; ++r) {
+        for (uint32_t c = 0; c + 1u < gw; ++c) {
+            const uint32_t i = r * gw + c;
+            const uint32_t q[6] = {i, i + gw, i + 1u, i + 1u, i + gw, i + gw + 1u};
+            memcpy(tris + 3u * t, q, sizeof q);
+            t += 2u;
+        }
+    }
+    for (uint32_t i = 0; i < FZ_MAX_VERTS; ++i) {
+        masses[i] = 0.01f;
+    }
+    cloth_mesh_desc desc;
+    cloth_mesh_desc_init(&desc);
+    /* edits: 0 position float, 1 index, 2 mass, 3 counts, 4 struct_size, 5 flags */
+    const uint8_t edits = fz_u8(f) % 16u;
+    bool use_masses = false, use_inv = false;
+    for (uint8_t e = 0; e < edits; ++e) {
+        const uint8_t kind = fz_u8(f);
+        switch (kind % 6u) {
+        case 0: {
+            if (nv == 0u) break;
+            const uint32_t i = fz_u8(f) % nv;
+            float v[3];
+            memcpy(v, pos + sb * i, sizeof v);
+            v[fz_u8(f) % 3u] = fz_float(f);
+            memcpy(pos + sb * i, v, sizeof v);
+            break;
+        }
+        case 1: if (nt > 0u) tris[fz_u8(f) % (3u * nt)] = fz_index(f, nv); break;
+        case 2: if (nv > 0u) masses[fz_u8(f) % nv] = fz_float(f); break;
+        case 3: {
+            /* fewer vertices or triangles than built (never more than the
+             * buffers hold: claiming more would be the harness lying) */
+            const uint8_t m = fz_u8(f);
+            if (m & 1u) nv = (uint32_t)fz_u8(f) % (nv + 1u);
+            else nt = (uint32_t)fz_u8(f) % (nt + 1u);
+            break;
+        }
+        case 4: desc.struct_size = fz_struct_size(f, desc.struct_size); break;
+        default:
+            use_masses = (kind & 8u) != 0u;
+            use_inv = (kind & 16u) != 0u;
+            desc.particle_mass = fz_float(f);
+            break;
+        }
+    }
+    desc.positions = fz_u8(f) == 0xEEu ? NULL : (const float *)(void *)pos;
+    desc.position_stride = stride;
+    desc.vertex_count = nv;
+    desc.triangles = tris;
+    desc.triangle_count = nt;
+    desc.masses = use_masses ? masses : NULL;
+    desc.inverse_masses = use_inv ? masses : NULL;
+    cloth_allocator hooks;
+    fz_allocator(w, f, &hooks, &desc.allocator);
+    cloth_t *cloth = (cloth_t *)(uintptr_t)1;
+    cloth_status s = cloth_create_mesh(&desc, &cloth);
+    FZ_REQUIRE(s == CLOTH_OK ? cloth != NULL : cloth == NULL);
+    if (s == CLOTH_OK) {
+        FZ_REQUIRE(stride_valid(stride) && nv >= 3u && nt >= 1u);
+        FZ_REQUIRE(cloth_particle_count(cloth) == nv);
+    }
+    w->cloth = cloth;
+    return s;
+}
+
+/* ---- the ops ------------------------------------------------------------ */
+
+/* Every op, in the order of their numbers (make_corpus.py reads this list). */
+#define FZ_OPS(X)                                                                                  \
+    X(STEP) X(STEP_SMALL) X(GRAVITY) X(DAMPING) X(SUBSTEPS) X(ITERATIONS) X(STIFFNESS)             \
+    X(SPRING_DAMPING) X(INTEGRATOR) X(CUSTOM_INTEGRATOR) X(PIN) X(UNPIN) X(SPHERE) X(ELLIPSOID)    \
+    X(PLANE) X(CAPSULE) X(CYLINDER) X(TORUS) X(FRICTION) X(THICKNESS) X(TRANSFORM)                 \
+    X(GET_TRANSFORM) X(REMOVE_COLLIDER) X(WIND) X(CONSTANT_WIND) X(AIR) X(FORCE_HOOK)              \
+    X(READBACK) X(TRIANGLES) X(SET_POSITIONS) X(SET_VELOCITIES) X(SNAPSHOT_ROUNDTRIP)              \
+    X(SNAPSHOT_CORRUPT) X(SNAPSHOT_FOREIGN) X(STATS) X(WATCHDOG) X(TETHERS) X(BENDING)             \
+    X(PBD_PARAMS) X(SPRINGS) X(NULLS)
+#define FZ_OP_ENUM(name) OP_##name,
+#define FZ_OP_NAME(name) #name,
+enum op { FZ_OPS(FZ_OP_ENUM) OP_COUNT };
+static const char *const fz_op_names[] = {FZ_OPS(FZ_OP_NAME)};
+
+static cloth_collider_id fz_collider_id(fz_world *w, fz *f)
+{
+    const uint8_t sel = fz_u8(f);
+    if (sel < 0xF0u && w->id_count > 0u) {
+        return w->ids[sel % w->id_count];
+    }
+    static const cloth_collider_id odd[] = {0u, 1u, 2u, 0xffffffffu, 0x80000000u, 0x10000u, 7u, 0x00010001u};
+    return odd[sel & 7u];
+}
+
+static void remember_id(fz_world *w, cloth_status s, cloth_collider_id id)
+{
+    if (s == CLOTH_OK) {
+        w->colliders++;
+        w->ids[w->id_count % 16u] = id;
+        if (w->id_count < 16u) {
+            w->id_count++;
+        }
+    }
+}
+
+/* particles x substeps, times the integrator's weight (position-based ones
+ * pay per iteration), plus a quarter for each collider */
+static double step_cost(const fz_world *w)
+{
+    const double it = w->step_weight < 0.0 ? (double)w->iterations : w->step_weight;
+    return (double)(w->count + 1u) * (double)w->substeps * it * (1.0 + (double)w->colliders / 4.0);
+}
+
+static void op_step(fz_world *w, float dt)
+{
+    if (w->budget < step_cost(w)) {
+        return;
+    }
+    w->budget -= step_cost(w);
+    const uint64_t before = cloth_state_hash(w->cloth);
+    const cloth_status s = cloth_step(w->cloth, dt);
+    if (g_trace) {
+        fprintf(stderr, "  cloth_step(%.9g) -> %s\n", (double)dt, cloth_status_string(s));
+    }
+    FZ_REQUIRE((uint32_t)s <= (uint32_t)CLOTH_ERR_UNSUPPORTED);
+    if (!(isfinite(dt) && dt > 0.0f && dt <= 1.0f)) {
+        FZ_REQUIRE(s == CLOTH_ERR_INVALID_ARGUMENT);
+    }
+    if (s != CLOTH_OK) {
+        FZ_REQUIRE(cloth_state_hash(w->cloth) == before);
+    }
+}
+
+static void op_snapshot_corrupt(fz_world *w, fz *f)
+{
+    static unsigned char buf[200000 + 64];
+    const size_t size = snapshot(w->cloth, buf);
+    size_t len = size;
+    const uint8_t edits = fz_u8(f) % 8u;
+    for (uint8_t e = 0; e < edits; ++e) {
+        const uint16_t at = fz_u16(f);
+        const uint8_t val = fz_u8(f);
+        buf[at % size] = (at & 0x8000u) ? val : (unsigned char)(buf[at % size] ^ (1u << (val & 7u)));
+    }
+    const uint8_t how = fz_u8(f);
+    if (how & 1u) {
+        len = size - (size_t)fz_u8(f) % (size + 1u); /* truncated */
+    } else if (how & 2u) {
+        len = size + fz_u8(f) % 64u; /* longer than recorded */
+        memset(buf + size, 0, len - size);
+    }
+    if ((how & 4u) && len >= 16u + 8u) {
+        /* make the frame right again so the contents checks are reached:
+         * the recorded total, then the FNV-1a checksum */
+        uint64_t total = len;
+        for (int k = 0; k < 8; ++k) {
+            buf[16 + k] = (unsigned char)(total >> (8 * k));
+        }
+        uint64_t hash = 0xcbf29ce484222325u;
+        for (size_t i = 0; i + 8u < len; ++i) {
+            hash = (hash ^ buf[i]) * 0x100000001b3u;
+        }
+        for (int k = 0; k < 8; ++k) {
+            buf[len - 8u + (size_t)k] = (unsigned char)(hash >> (8 * k));
+        }
+    }
+    FZ_CALL(w, cloth_load_state(w->cloth, buf, len));
+}
+
+/* Raw fuzzer bytes as a snapshot, with the magic and version put in front. */
+static void op_snapshot_foreign(fz_world *w, fz *f)
+{
+    static unsigned char buf[4096];
+    const size_t len = fz_u16(f) % sizeof buf;
+    memset(buf, 0, sizeof buf);
+    for (size_t i = 0; i < len && f->at < f->n; ++i) {
+        buf[i] = fz_u8(f);
+    }
+    if (len >= 12u && (buf[0] & 1u)) {
+        memcpy(buf, "CLTHSNAP\x01\x00\x00\x00", 12);
+    }
+    FZ_CALL(w, cloth_load_state(w->cloth, buf, len));
+}
+
+static void op_snapshot_roundtrip(fz_world *w, fz *f)
+{
+    static unsigned char saved[200000];
+    const size_t size = snapshot(w->cloth, saved);
+    const uint64_t h0 = cloth_state_hash(w->cloth);
+    /* step on, then go back: bitwise where it was */
+    const uint8_t steps = fz_u8(f) % 3u;
+    for (uint8_t k = 0; k < steps; ++k) {
+        op_step(w, 1.0f / 60.0f);
+    }
+    FZ_REQUIRE(cloth_load_state(w->cloth, saved, size) == CLOTH_OK);
+    FZ_REQUIRE(cloth_state_hash(w->cloth) == h0);
+    const size_t again = snapshot(w->cloth, w->snap_b);
+    FZ_REQUIRE(again == size && memcmp(saved, w->snap_b, size) == 0);
+}
+
+static void op_set_vectors(fz_world *w, fz *f, bool positions)
+{
+    const size_t stride = fz_stride(f);
+    const size_t sb = stride_valid(stride) ? stride_bytes_of(stride) : 12u;
+    float base[3];
+    fz_vec(f, base, 3);
+    const uint8_t mode = fz_u8(f);
+    memset(w->buf_a, 0, sb * w->count + 16u);
+    /* start from the current state, then edit a few values */
+    if (stride_valid(stride)) {
+        cloth_status s = positions ? cloth_get_positions(w->cloth, (float *)(void *)w->buf_a, stride)
+                                   : cloth_get_velocities(w->cloth, (float *)(void *)w->buf_a, stride);
+        FZ_REQUIRE(s == CLOTH_OK);
+    }
+    for (uint32_t i = 0; i < w->count; ++i) {
+        if (mode & 1u) {
+            float v[3];
+            memcpy(v, w->buf_a + sb * i, sizeof v);
+            v[i % 3u] += base[i % 3u] * (float)(i % 5u);
+            memcpy(w->buf_a + sb * i, v, sizeof v);
+        }
+    }
+    if ((mode & 2u) && w->count > 0u) {
+        float bad = fz_float(f);
+        memcpy(w->buf_a + sb * (fz_u8(f) % w->count) + 4u * (fz_u8(f) % 3u), &bad, sizeof bad);
+    }
+    const float *src = (const float *)(void *)w->buf_a;
+    FZ_CALL(w, positions ? cloth_set_positions(w->cloth, src, stride) : cloth_set_velocities(w->cloth, src, stride));
+}
+
+static void run_op(fz_world *w, fz *f, uint8_t op)
+{
+    cloth_t *c = w->cloth;
+    float v[4], u[4];
+    cloth_collider_id id = 0;
+    switch ((enum op)(op % OP_COUNT)) {
+    case OP_STEP:
+        op_step(w, fz_float(f));
+        break;
+    case OP_STEP_SMALL: { /* a run of ordinary frames */
+        const uint8_t n = fz_u8(f) % 8u;
+        for (uint8_t k = 0; k <= n; ++k) {
+            op_step(w, 1.0f / 60.0f);
+        }
+        break;
+    }
+    case OP_GRAVITY: fz_vec(f, v, 3); FZ_CALL(w, cloth_set_gravity(c, v)); break;
+    case OP_DAMPING: FZ_CALL(w, cloth_set_damping(c, fz_float(f))); break;
+    case OP_SUBSTEPS: {
+        static const uint32_t n[] = {0u, 1u, 2u, 4u, 16u, 64u, 1024u, 1025u, UINT32_MAX, 3u, 8u, 200u};
+        const uint32_t s = n[fz_u8(f) % 12u];
+        cloth_status st = cloth_set_substeps(c, s);
+        FZ_REQUIRE(st == ((s >= 1u && s <= 1024u) ? CLOTH_OK : CLOTH_ERR_INVALID_ARGUMENT));
+        if (st == CLOTH_OK) {
+            w->substeps = s;
+        }
+        break;
+    }
+    case OP_ITERATIONS: {
+        static const uint32_t n[] = {0u, 1u, 2u, 8u, 30u, 1024u, 1025u, UINT32_MAX};
+        const uint32_t s = n[fz_u8(f) % 8u];
+        cloth_status st = cloth_set_iterations(c, s);
+        FZ_REQUIRE(st == ((s >= 1u && s <= 1024u) ? CLOTH_OK : CLOTH_ERR_INVALID_ARGUMENT));
+        if (st == CLOTH_OK) {
+            w->iterations = s;
+        }
+        break;
+    }
+    case OP_STIFFNESS: {
+        const uint8_t t = fz_u8(f);
+        const cloth_spring_type type = (cloth_spring_type)(t < 250u ? t % 3u : t == 250u ? 3u : 0x7fffffffu);
+        FZ_CALL(w, cloth_set_stiffness(c, type, fz_float(f)));
+        break;
+    }
+    case OP_SPRING_DAMPING: {
+        const uint8_t t = fz_u8(f);
+        FZ_CALL(w, cloth_set_spring_damping(c, (cloth_spring_type)(t % 5u), fz_float(f)));
+        break;
+    }
+    case OP_INTEGRATOR: {
+        static const uint32_t kinds[] = {0u, 1u, 2u, 3u, 4u, 5u, 6u, 7u, 8u, 255u, 0x7fffffffu, 0xffffffffu, 100u};
+        const uint32_t k = kinds[fz_u8(f) % 13u];
+        cloth_status st;
+        FZ_CALL(w, st = cloth_set_integrator(c, (cloth_integrator)k));
+        if (st == CLOTH_OK) {
+            /* PBD and XPBD: per iteration (-1); implicit Euler: its CG solve */
+            w->step_weight = (k == 3u || k == 6u) ? -1.0 : k == 7u ? 16.0 : 1.0;
+            cloth_integrator got;
+            FZ_REQUIRE(cloth_get_integrator(c, &got) == CLOTH_OK && (uint32_t)got == k);
+        }
+        break;
+    }
+    case OP_CUSTOM_INTEGRATOR: {
+        const uint8_t m = fz_u8(f);
+        g_hooks.integ_mode = (uint8_t)(m % 8u);
+        g_hooks.target = fz_u8(f);
+        const cloth_integrator_vtable *vt = (m & 0xF0u) == 0xF0u ? NULL : &fz_vtables[(m >> 3) % FZ_VTABLES];
+        cloth_status st;
+        FZ_CALL(w, st = cloth_set_custom_integrator(c, vt, &g_hooks));
+        if (st == CLOTH_OK) {
+            w->step_weight = 1.0;
+        }
+        break;
+    }
+    case OP_PIN: {
+        const uint32_t i = fz_index(f, w->count);
+        const uint8_t m = fz_u8(f);
+        fz_vec(f, v, 3);
+        FZ_CALL(w, cloth_pin(c, i, (m & 1u) ? NULL : v));
+        break;
+    }
+    case OP_UNPIN: FZ_CALL(w, cloth_unpin(c, fz_index(f, w->count))); break;
+    case OP_SPHERE: {
+        fz_vec(f, v, 3);
+        cloth_status st;
+        FZ_CALL(w, st = cloth_add_sphere(c, v, fz_float(f), &id));
+        remember_id(w, st, id);
+        break;
+    }
+    case OP_ELLIPSOID: {
+        fz_vec(f, v, 3);
+        float radii[3];
+        fz_vec(f, radii, 3);
+        const uint8_t m = fz_u8(f);
+        fz_vec(f, u, 4);
+        cloth_status st;
+        FZ_CALL(w, st = cloth_add_ellipsoid(c, v, radii, (m & 1u) ? NULL : u, &id));
+        remember_id(w, st, id);
+        break;
+    }
+    case OP_PLANE: {
+        fz_vec(f, v, 3);
+        fz_vec(f, u, 3);
+        cloth_status st;
+        FZ_CALL(w, st = cloth_add_plane(c, v, u, &id));
+        remember_id(w, st, id);
+        break;
+    }
+    case OP_CAPSULE:
+    case OP_CYLINDER: {
+        fz_vec(f, v, 3);
+        const uint8_t m = fz_u8(f);
+        if (m & 1u) {
+            memcpy(u, v, sizeof u); /* degenerate: both ends the same */
+        } else {
+            fz_vec(f, u, 3);
+        }
+        const float r = fz_float(f);
+        cloth_status st;
+        FZ_CALL(w, st = (op % OP_COUNT) == OP_CAPSULE ? cloth_add_capsule(c, v, u, r, &id)
+                                                       : cloth_add_cylinder(c, v, u, r, &id));
+        remember_id(w, st, id);
+        break;
+    }
+    case OP_TORUS: {
+        fz_vec(f, v, 3);
+        fz_vec(f, u, 3);
+        const float big = fz_float(f), small = fz_float(f);
+        cloth_status st;
+        FZ_CALL(w, st = cloth_add_torus(c, v, u, big, small, &id));
+        remember_id(w, st, id);
+        break;
+    }
+    case OP_FRICTION: id = fz_collider_id(w, f); FZ_CALL(w, cloth_set_collider_friction(c, id, fz_float(f))); break;
+    case OP_THICKNESS: id = fz_collider_id(w, f); FZ_CALL(w, cloth_set_collider_thickness(c, id, fz_float(f))); break;
+    case OP_TRANSFORM: {
+        id = fz_collider_id(w, f);
+        fz_vec(f, v, 3);
+        const uint8_t m = fz_u8(f);
+        if (m & 2u) { /* a proper unit quaternion about a fuzzed axis */
+            const float a = fz_float(f);
+            u[0] = sinf(a); u[1] = 0.0f; u[2] = 0.0f; u[3] = cosf(a);
+        } else {
+            fz_vec(f, u, 4);
+        }
+        FZ_CALL(w, cloth_set_collider_transform(c, id, (m & 4u) ? NULL : v, (m & 1u) ? NULL : u));
+        break;
+    }
+    case OP_GET_TRANSFORM: {
+        id = fz_collider_id(w, f);
+        const uint8_t m = fz_u8(f);
+        cloth_status st;
+        FZ_CALL(w, st = cloth_get_collider_transform(c, id, (m & 1u) ? NULL : v, (m & 2u) ? NULL : u));
+        if (st == CLOTH_OK && !(m & 1u)) {
+            FZ_REQUIRE(isfinite(v[0]) && isfinite(v[1]) && isfinite(v[2]));
+        }
+        break;
+    }
+    case OP_REMOVE_COLLIDER: {
+        cloth_status st;
+        FZ_CALL(w, st = cloth_remove_collider(c, fz_collider_id(w, f)));
+        if (st == CLOTH_OK && w->colliders > 0u) {
+            w->colliders--;
+        }
+        break;
+    }
+    case OP_WIND: {
+        const uint8_t m = fz_u8(f);
+        g_hooks.wind_mode = m;
+        g_hooks.target = fz_u8(f);
+        fz_vec(f, g_hooks.wind, 3);
+        FZ_CALL(w, cloth_set_wind(c, (m & 0x80u) ? NULL : fz_wind, &g_hooks));
+        break;
+    }
+    case OP_CONSTANT_WIND: fz_vec(f, v, 3); FZ_CALL(w, cloth_set_constant_wind(c, v)); break;
+    case OP_AIR: {
+        const uint8_t m = fz_u8(f);
+        const float x = fz_float(f);
+        FZ_CALL(w, m % 3u == 0u   ? cloth_set_air_density(c, x)
+                   : m % 3u == 1u ? cloth_set_drag_coefficient(c, x)
+                                  : cloth_set_lift_coefficient(c, x));
+        break;
+    }
+    case OP_FORCE_HOOK: {
+        const uint8_t m = fz_u8(f);
+        g_hooks.force_mode = m;
+        g_hooks.target = fz_u8(f);
+        fz_vec(f, g_hooks.force, 3);
+        FZ_CALL(w, cloth_set_external_force(c, (m & 0x80u) ? NULL : fz_force, &g_hooks));
+        break;
+    }
+    case OP_READBACK: check_readback(w, f); break;
+    case OP_TRIANGLES: {
+        static uint32_t idx[3u * 2u * FZ_MAX_SIDE * FZ_MAX_SIDE + 3u * FZ_MAX_TRIS];
+        FZ_REQUIRE(w->tris == cloth_triangle_count(c));
+        FZ_REQUIRE(cloth_get_triangles(c, idx) == CLOTH_OK);
+        for (uint32_t k = 0; k < 3u * w->tris; ++k) {
+            FZ_REQUIRE(idx[k] < w->count);
+        }
+        break;
+    }
+    case OP_SET_POSITIONS: op_set_vectors(w, f, true); break;
+    case OP_SET_VELOCITIES: op_set_vectors(w, f, false); break;
+    case OP_SNAPSHOT_ROUNDTRIP: op_snapshot_roundtrip(w, f); break;
+    case OP_SNAPSHOT_CORRUPT: op_snapshot_corrupt(w, f); break;
+    case OP_SNAPSHOT_FOREIGN: op_snapshot_foreign(w, f); break;
+    case OP_STATS: {
+        cloth_stats st;
+        cloth_stats_init(&st);
+        if (fz_u8(f) & 1u) {
+            st.struct_size = fz_struct_size(f, st.struct_size);
+        }
+        FZ_CALL(w, cloth_get_stats(c, &st));
+        break;
+    }
+    case OP_WATCHDOG: {
+        const float a = fz_float(f), b = fz_float(f);
+        const uint8_t m = fz_u8(f);
+        FZ_CALL(w, cloth_set_watchdog(c, a, b, (cloth_watchdog_action)(m < 250u ? m % 2u : m)));
+        break;
+    }
+    case OP_TETHERS: {
+        FZ_CALL(w, cloth_set_tethers(c, fz_float(f)));
+        float s = -1.0f;
+        FZ_REQUIRE(cloth_get_tethers(c, &s) == CLOTH_OK && (s == 0.0f || (s >= 1.0f && s <= 10.0f)));
+        break;
+    }
+    case OP_BENDING: FZ_CALL(w, cloth_set_bending_stiffness(c, fz_float(f))); break;
+    case OP_PBD_PARAMS: {
+        const uint8_t m = fz_u8(f);
+        const float x = fz_float(f);
+        FZ_CALL(w, (m & 1u) ? cloth_set_jacobi_weight(c, x)
+                            : cloth_set_constraint_stiffness(c, (cloth_spring_type)(m >> 1), x));
+        break;
+    }
+    case OP_SPRINGS: {
+        const uint32_t n = cloth_spring_count(c);
+        if (n > 20000u) {
+            break;
+        }
+        static uint32_t pairs[2u * 20000u];
+        static float rest[20000u];
+        static cloth_spring_type types[20000u];
+        const uint8_t m = fz_u8(f);
+        cloth_status st = cloth_get_springs(c, (m & 1u) ? pairs : NULL, (m & 2u) ? rest : NULL,
+                                            (m & 4u) ? types : NULL);
+        FZ_REQUIRE(st == ((m & 7u) ? CLOTH_OK : CLOTH_ERR_INVALID_ARGUMENT));
+        for (uint32_t k = 0; st == CLOTH_OK && k < n; ++k) {
+            if (m & 1u) FZ_REQUIRE(pairs[2u * k] < w->count && pairs[2u * k + 1u] < w->count);
+            if (m & 2u) FZ_REQUIRE(isfinite(rest[k]) && rest[k] >= 0.0f);
+            if (m & 4u) FZ_REQUIRE((uint32_t)types[k] < 3u);
+        }
+        break;
+    }
+    case OP_NULLS: { /* every entry point refuses NULL without touching anything */
+        FZ_REQUIRE(cloth_step(NULL, 0.01f) == CLOTH_ERR_INVALID_ARGUMENT);
+        FZ_REQUIRE(cloth_set_gravity(c, NULL) == CLOTH_ERR_INVALID_ARGUMENT);
+        FZ_REQUIRE(cloth_get_positions(c, NULL, 0) == CLOTH_ERR_INVALID_ARGUMENT);
+        FZ_REQUIRE(cloth_set_positions(c, NULL, 0) == CLOTH_ERR_INVALID_ARGUMENT);
+        FZ_REQUIRE(cloth_add_sphere(c, NULL, 1.0f, &id) == CLOTH_ERR_INVALID_ARGUMENT);
+        FZ_REQUIRE(cloth_load_state(c, NULL, 100) == CLOTH_ERR_INVALID_ARGUMENT);
+        FZ_REQUIRE(cloth_save_state(c, NULL, 100) == CLOTH_ERR_INVALID_ARGUMENT);
+        FZ_REQUIRE(cloth_get_stats(c, NULL) == CLOTH_ERR_INVALID_ARGUMENT);
+        FZ_REQUIRE(cloth_particle_count(NULL) == 0u && cloth_state_hash(NULL) == 0u);
+        size_t size = 1;
+        FZ_REQUIRE(cloth_state_size(NULL, &size) == CLOTH_ERR_INVALID_ARGUMENT);
+        cloth_destroy(NULL);
+        break;
+    }
+    case OP_COUNT: break;
+    }
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    fz f = {data, size, 0};
+    fz_world *w = &g_world;
+    w->cloth = NULL;
+    memset(&w->alloc, 0, sizeof w->alloc);
+    w->id_count = 0;
+    w->substeps = 16u;
+    w->iterations = 8u;
+    w->step_weight = 1.0;
+    w->colliders = 0;
+    w->budget = FZ_BUDGET;
+    memset(&g_hooks, 0, sizeof g_hooks);
+
+    const uint8_t setup = fz_u8(&f);
+    cloth_status s = setup % 8u == 3u ? setup_mesh(w, &f) : setup_grid(w, &f, setup % 8u >= 4u);
+    if (g_trace) {
+        fprintf(stderr, "create %s -> %s, %u particles\n", setup % 8u == 3u ? "mesh" : "grid",
+                cloth_status_string(s), cloth_particle_count(w->cloth));
+    }
+    if (s != CLOTH_OK) {
+        FZ_REQUIRE(w->alloc.live_blocks == 0u);
+        return 0;
+    }
+    w->count = cloth_particle_count(w->cloth);
+    w->tris = cloth_triangle_count(w->cloth);
+    g_hooks.count = w->count;
+
+    for (uint32_t k = 0; k < FZ_MAX_OPS && f.at < f.n; ++k) {
+        const uint8_t op = fz_u8(&f);
+        if (g_trace) {
+            fprintf(stderr, "op %u: %s\n", k, fz_op_names[op % OP_COUNT]);
+        }
+        run_op(w, &f, op);
+        /* after every call: nothing non-finite can be read back */
+        fz probe = {(const uint8_t *)"\x00", 1, 0};
+        check_readback(w, &probe);
+    }
+    cloth_destroy(w->cloth);
+    w->cloth = NULL;
+    FZ_REQUIRE(w->alloc.live_blocks == 0u && w->alloc.live_bytes == 0u);
+    FZ_REQUIRE(g_hooks.states_live == 0);
+    return 0;
+}
+
+#ifndef CLOTHSIM_FUZZING
+/* The replay program: every file named, or every regular file in every
+ * directory named, through the entry point above. */
+#include <dirent.h>
+#include <sys/stat.h>
+
+static int replay_file(const char *path)
+{
+    FILE *fp = fopen(path, "rb");
+    if (fp == NULL) {
+        fprintf(stderr, "cannot open %s\n", path);
+        return 1;
+    }
+    static uint8_t data[1u << 20];
+    const size_t n = fread(data, 1, sizeof data, fp);
+    fclose(fp);
+    LLVMFuzzerTestOneInput(data, n);
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    int files = 0, errors = 0;
+    g_trace = getenv("FUZZ_API_TRACE") != NULL;
+    for (int a = 1; a < argc; ++a) {
+        struct stat st;
+        if (stat(argv[a], &st) != 0) {
+            fprintf(stderr, "cannot stat %s\n", argv[a]);
+            ++errors;
+            continue;
+        }
+        if (!S_ISDIR(st.st_mode)) {
+            errors += replay_file(argv[a]);
+            ++files;
+            continue;
+        }
+        DIR *d = opendir(argv[a]);
+        if (d == NULL) {
+            ++errors;
+            continue;
+        }
+        struct dirent *e;
+        while ((e = readdir(d)) != NULL) {
+            if (e->d_name[0] == '.') {
+                continue;
+            }
+            char path[4096];
+            snprintf(path, sizeof path, "%s/%s", argv[a], e->d_name);
+            if (stat(path, &st) == 0 && S_ISREG(st.st_mode)) {
+                errors += replay_file(path);
+                ++files;
+            }
+        }
+        closedir(d);
+    }
+    printf("fuzz_api replay: %d inputs, %d unreadable\n", files, errors);
+    return errors == 0 && files > 0 ? 0 : 1;
+}
+#endif

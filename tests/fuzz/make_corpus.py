@@ -1,0 +1,263 @@
+#!/usr/bin/env python3
+"""Write the seed corpus of tests/fuzz/fuzz_api.c into tests/fuzz/corpus/.
+
+Each seed is a small, readable program in the harness's byte format: a setup
+(a grid or a mesh, hostile descs included) and a list of ops, so that the
+fuzzer starts with every kind of call already reached. The op numbers are
+read from the FZ_OPS list in fuzz_api.c, so reordering the ops there only needs
+this script run again:
+
+    python3 tests/fuzz/make_corpus.py
+
+The seeds are committed; the fuzzer's own finds are not (they live in the
+fuzz build tree), except crashes, which go to tests/fuzz/regressions/.
+"""
+import os
+import re
+import struct
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+SRC = open(os.path.join(HERE, "fuzz_api.c"), encoding="utf-8").read()
+
+_list = re.search(r"#define FZ_OPS\(X\)(.*?)\n\n", SRC, re.S).group(1)
+OPS = {name: i for i, name in enumerate(re.findall(r"X\((\w+)\)", _list))}
+
+# the harness's table of special floats, by selector
+SPECIAL = {"0": 0, "-0": 1, "1": 2, "-1": 3, "nan": 4, "-nan": 5, "inf": 6, "-inf": 7, "max": 8,
+           "-max": 9, "min": 10, "denorm": 11, "1e-30": 12, "1e30": 13, "0.5": 14, "0.05": 15,
+           "0.01": 16, "2": 17, "10": 18, "100": 19, "1e6": 20, "-1e6": 21, "1e-6": 22, "1/60": 23,
+           "1+": 24, "1-": 25, "1e20": 26, "-1e-30": 27, "1.7e38": 28, "-0.5": 29, "9.81": 30,
+           "-9.81": 31}
+
+# fz_stride()'s table, by value (first match)
+STRIDES = [0, 12, 16, 24, 32, 48, 64, 1, 2, 3, 4, 8, 11, 13, 14, 15, 18, 22]
+
+
+def f(x):
+    """One float argument: a named special, a multiple of 1/16 in range, or raw bits."""
+    if isinstance(x, str):
+        return bytes([SPECIAL[x]])
+    sel = x * 16 + 143
+    if sel == int(sel) and 32 <= sel <= 254:
+        return bytes([int(sel)])
+    return b"\xff" + struct.pack("<f", x)
+
+
+def vec(*xs):
+    return b"".join(f(x) for x in xs)
+
+
+def u8(*vs):
+    return bytes(v & 0xFF for v in vs)
+
+
+def u16(v):
+    return struct.pack("<H", v)
+
+
+def u32(v):
+    return struct.pack("<I", v)
+
+
+def stride(s):
+    return u8(STRIDES.index(s))
+
+
+def idx(i):
+    """A particle index argument (fz_index): in range as given, or a hostile kind."""
+    hostile = {"count": 0xFF00, "count+1": 0xFF01, "max": 0xFF02, "2^31": 0xFF03}
+    return u16(hostile[i]) if isinstance(i, str) else u16(i)
+
+
+def op(name, *args):
+    return u8(OPS[name]) + b"".join(args)
+
+
+def grid(rows=8, cols=8, fields=0, *field_bytes, alloc=None):
+    """setup 0 (malloc) or 4 (host allocator: alloc = the mode bytes)."""
+    head = u8(4 if alloc is not None else 0, rows, cols, fields) + b"".join(field_bytes)
+    return head + (alloc or b"")
+
+
+def mesh(w=4, h=4, stride_=0, edits=(), alloc=b"\x00"):
+    out = u8(3, w - 2, h - 2) + stride(stride_) + u8(len(edits)) + b"".join(edits)
+    return out + u8(0) + alloc
+
+
+FRAMES = op("STEP_SMALL", u8(7))
+SEEDS = {}
+
+
+def seed(name, data):
+    SEEDS[name] = data
+
+
+# --- plain scenes, one per integrator ---
+seed("grid_default_frames", grid() + FRAMES + op("READBACK", stride(24)))
+for k in range(8):
+    seed(f"integrator_{k}", grid(10, 10) + op("PIN", idx(0), u8(1), vec(0, 0, 0)) +
+         op("PIN", idx(9), u8(1), vec(0, 0, 0)) + op("INTEGRATOR", u8(k)) + FRAMES + FRAMES +
+         op("READBACK", stride(32)))
+seed("integrator_invalid", grid(6, 6) + b"".join(op("INTEGRATOR", u8(k)) for k in range(8, 13)) + FRAMES)
+seed("integrator_switching", grid(8, 8) + b"".join(op("INTEGRATOR", u8(k)) + op("STEP", f("1/60"))
+                                                   for k in (1, 2, 3, 5, 6, 7, 0, 4)))
+# --- host integrators: good, with finish, stateless, failing create, NaN, error, refused vtables ---
+for mode, table in ((0, 0), (1, 1), (2, 0), (3, 0), (4, 1), (6, 1), (0, 2), (0, 3), (0, 4), (0, 0xF)):
+    seed(f"custom_integrator_{mode}_{table}",
+         grid(6, 6) + op("SPHERE", vec(0.125, -0.25, 0.125), f(0.25)) +
+         op("CUSTOM_INTEGRATOR", u8(0xF0 if table == 0xF else (table << 3) | mode), u8(3)) + FRAMES + op("INTEGRATOR", u8(0)) + FRAMES)
+# --- hostile steps ---
+seed("step_hostile_dt", grid(5, 5) + b"".join(op("STEP", f(x)) for x in
+                                              ("nan", "-nan", "inf", "-inf", "0", "-0", "-1", "1+", "1",
+                                               "denorm", "1e-30", "min", "max", "1-", "1/60")))
+seed("substeps_iterations", grid(6, 6) + b"".join(op("SUBSTEPS", u8(i)) + op("STEP", f("1/60")) for i in range(12)) +
+     b"".join(op("ITERATIONS", u8(i)) for i in range(8)) + op("INTEGRATOR", u8(3)) + op("ITERATIONS", u8(4)) + FRAMES)
+# --- setters ---
+seed("setters_hostile", grid(6, 6) + op("GRAVITY", vec("nan", 0, 0)) + op("GRAVITY", vec("max", "max", "max")) +
+     op("GRAVITY", vec(0, 5, 0)) + op("DAMPING", f("-1")) + op("DAMPING", f("inf")) + op("DAMPING", f("1e6")) +
+     op("STIFFNESS", u8(0), f("1e6")) + op("STIFFNESS", u8(250), f("1")) + op("STIFFNESS", u8(251), f("1")) +
+     op("STIFFNESS", u8(1), f("-0")) + op("STIFFNESS", u8(2), f("nan")) +
+     op("SPRING_DAMPING", u8(0), f("1e30")) + op("SPRING_DAMPING", u8(4), f("0.5")) + FRAMES)
+seed("stiff_unstable", grid(8, 8) + op("STIFFNESS", u8(0), f("1e20")) + op("SUBSTEPS", u8(1)) + FRAMES +
+     op("INTEGRATOR", u8(1)) + FRAMES + op("INTEGRATOR", u8(2)) + FRAMES)
+# --- pins ---
+seed("pins", grid(8, 8) + op("PIN", idx(0), u8(0), vec(0, 1, 0)) + op("PIN", idx("count"), u8(1), vec(0, 0, 0)) +
+     op("PIN", idx("max"), u8(1), vec(0, 0, 0)) + op("PIN", idx(3), u8(0), vec("nan", 0, 0)) +
+     op("PIN", idx(7), u8(0), vec("max", "-max", 0)) + op("PIN", idx(7), u8(0), vec(1, 2, 3)) + FRAMES +
+     op("UNPIN", idx(0)) + op("UNPIN", idx("count+1")) + op("UNPIN", idx(5)) + FRAMES)
+# --- colliders ---
+seed("colliders_all", grid(10, 10) + op("PIN", idx(0), u8(1), vec(0, 0, 0)) +
+     op("SPHERE", vec(0.25, -0.5, 0.25), f(0.25)) +
+     op("ELLIPSOID", vec(0.25, -1, 0.25), vec(0.25, 0.125, 0.5), u8(0), vec(0, 0, 0.5, 0.5)) +
+     op("PLANE", vec(0, -2, 0), vec(0, 1, 0)) +
+     op("CAPSULE", vec(0, -0.5, 0), u8(0), vec(0.5, -0.5, 0), f(0.125)) +
+     op("CYLINDER", vec(0, -0.75, 0), u8(0), vec(0, -0.75, 0.5), f(0.125)) +
+     op("TORUS", vec(0.25, -0.5, 0.25), vec(0, 1, 0), f(0.25), f(0.0625)) +
+     op("FRICTION", u8(0), f(0.5)) + op("THICKNESS", u8(1), f(0.01)) + FRAMES +
+     op("TRANSFORM", u8(0), vec(0.5, 0, 0), u8(2), f(0.5)) + FRAMES +
+     op("GET_TRANSFORM", u8(2), u8(0)) + op("REMOVE_COLLIDER", u8(1)) + FRAMES + op("READBACK", stride(16)))
+seed("colliders_hostile", grid(6, 6) + op("SPHERE", vec("nan", 0, 0), f(1)) + op("SPHERE", vec(0, 0, 0), f("-1")) +
+     op("SPHERE", vec(0, 0, 0), f("0")) + op("SPHERE", vec(0, 0, 0), f("max")) +
+     op("ELLIPSOID", vec(0, 0, 0), vec(1, 0, 1), u8(1), vec(0, 0, 0, 0)) +
+     op("ELLIPSOID", vec(0, 0, 0), vec(1, 1, 1), u8(0), vec(0, 0, 0, 0)) +
+     op("ELLIPSOID", vec(0, 0, 0), vec(1, 1, 1), u8(0), vec(1, 1, 1, 1)) +
+     op("PLANE", vec(0, 0, 0), vec(0, 0, 0)) + op("PLANE", vec(0, 0, 0), vec("min", "denorm", 0)) +
+     op("CAPSULE", vec(0, 0, 0), u8(1), f(0.5)) + op("CYLINDER", vec(0, 0, 0), u8(1), f(0.5)) +
+     op("TORUS", vec(0, 0, 0), vec(0, 0, 0), f(1), f(0.5)) + op("TORUS", vec(0, 0, 0), vec(0, 1, 0), f(0.25), f(1)) +
+     op("FRICTION", u8(0xF3), f(1)) + op("THICKNESS", u8(0xF0), f("nan")) + op("FRICTION", u8(0), f("-1")) +
+     op("TRANSFORM", u8(0xF3), vec(0, 0, 0), u8(0), vec(0, 0, 0, 1)) + op("TRANSFORM", u8(0), vec("inf", 0, 0), u8(1), vec(0, 0, 0, 1)) +
+     op("TRANSFORM", u8(0), vec(0, 0, 0), u8(0), vec(0, 0, 0, 2)) + op("REMOVE_COLLIDER", u8(0xF4)) +
+     op("REMOVE_COLLIDER", u8(0)) + op("REMOVE_COLLIDER", u8(0)) + FRAMES)
+seed("collider_teleport", grid(12, 12) + op("PIN", idx(0), u8(1), vec(0, 0, 0)) +
+     op("SPHERE", vec(0.25, 1, 0.25), f(0.25)) + op("STEP", f("1/60")) +
+     op("TRANSFORM", u8(0), vec(0.25, -1, 0.25), u8(1), vec(0, 0, 0, 1)) + FRAMES +
+     op("TRANSFORM", u8(0), vec("1e6", 0, 0), u8(1), vec(0, 0, 0, 1)) + FRAMES + op("TRANSFORM", u8(0), vec(0.25, 0, 0.25), u8(4), vec(0, 0, 0, 1)))
+# --- wind and forces ---
+for mode in range(6):
+    seed(f"wind_mode_{mode}", grid(8, 8) + op("PIN", idx(0), u8(1), vec(0, 0, 0)) +
+         op("WIND", u8(mode), u8(5), vec(100, "nan", 0)) + FRAMES + op("READBACK", stride(0)))
+seed("wind_constant_air", grid(8, 8) + op("CONSTANT_WIND", vec(100, 0, 0)) + op("CONSTANT_WIND", vec("inf", 0, 0)) +
+     op("AIR", u8(0), f(1.25)) + op("AIR", u8(1), f("-1")) + op("AIR", u8(2), f("nan")) + op("AIR", u8(1), f(2)) +
+     FRAMES + op("WIND", u8(0x80), u8(0), vec(0, 0, 0)) + FRAMES)
+for mode in range(5):
+    seed(f"force_mode_{mode}", grid(6, 6) + op("FORCE_HOOK", u8(mode), u8(2), vec("1e30", 3, -1)) + FRAMES)
+# --- state access ---
+seed("readback_strides", grid(5, 7) + FRAMES + b"".join(op("READBACK", stride(s)) for s in STRIDES) +
+     op("TRIANGLES") + op("SPRINGS", u8(7)) + op("SPRINGS", u8(0)) + op("SPRINGS", u8(2)))
+seed("set_positions_velocities", grid(6, 6) + op("SET_POSITIONS", stride(16), vec(0.5, 0, 0), u8(1)) +
+     op("SET_POSITIONS", stride(0), vec(0, 0, 0), u8(2), f("nan"), u8(3), u8(1)) +
+     op("SET_POSITIONS", stride(13), vec(0, 0, 0), u8(0)) +
+     op("SET_POSITIONS", stride(0), vec(0, 0, 0), u8(2), f("max"), u8(0), u8(0)) + FRAMES + op("READBACK", stride(0)) +
+     op("SET_VELOCITIES", stride(24), vec(100, 0, 0), u8(1)) +
+     op("SET_VELOCITIES", stride(0), vec(0, 0, 0), u8(2), f("inf"), u8(1), u8(2)) + FRAMES)
+# --- snapshots ---
+seed("snapshot_roundtrip", grid(8, 8) + op("PIN", idx(0), u8(1), vec(0, 0, 0)) +
+     op("SPHERE", vec(0.25, -0.5, 0.25), f(0.25)) + FRAMES + op("SNAPSHOT_ROUNDTRIP", u8(2)) + FRAMES +
+     op("SNAPSHOT_ROUNDTRIP", u8(1)))
+seed("snapshot_corrupt", grid(6, 6) + op("PIN", idx(2), u8(1), vec(0, 0, 0)) + op("PIN", idx(4), u8(1), vec(0, 0, 0)) +
+     op("SPHERE", vec(0, -1, 0), f(0.5)) + FRAMES +
+     op("SNAPSHOT_CORRUPT", u8(1), u16(40), u8(7), u8(0)) +
+     op("SNAPSHOT_CORRUPT", u8(1), u16(0x8000 | 100), u8(0xFF), u8(4)) +
+     op("SNAPSHOT_CORRUPT", u8(0), u8(1), u8(9)) + op("SNAPSHOT_CORRUPT", u8(0), u8(2), u8(9)) +
+     op("SNAPSHOT_CORRUPT", u8(2), u16(0x8000 | 24), u8(0xFF), u16(0x8000 | 1100), u8(0), u8(4)) +
+     op("SNAPSHOT_CORRUPT", u8(0), u8(6), u8(12)) + FRAMES)
+seed("snapshot_foreign", grid(4, 4) + op("SNAPSHOT_FOREIGN", u16(40), u8(1) * 40) +
+     op("SNAPSHOT_FOREIGN", u16(600), u8(1) + bytes(range(256)) * 2 + u8(0) * 87) + op("SNAPSHOT_FOREIGN", u16(3), u8(0, 0, 0)))
+# --- statistics, watchdog, tethers, bending, PBD parameters, NULLs ---
+seed("stats_watchdog", grid(8, 8) + op("PIN", idx(0), u8(1), vec(0, 0, 0)) + op("WATCHDOG", f(0.01), f(0), u8(1)) +
+     FRAMES + op("STATS", u8(0)) + op("WATCHDOG", f("nan"), f(0), u8(0)) + op("WATCHDOG", f(0), f("-1"), u8(0)) +
+     op("WATCHDOG", f(0), f(1e-6), u8(255)) + op("WATCHDOG", f(0), f("1e-6"), u8(0)) + FRAMES +
+     op("STATS", u8(1), u8(0xFF)) + op("STATS", u8(1), u8(0xF9)))
+seed("tethers_bending", grid(10, 10) + op("PIN", idx(0), u8(1), vec(0, 0, 0)) + op("PIN", idx(9), u8(1), vec(0, 0, 0)) +
+     op("TETHERS", f(1.125)) + op("TETHERS", f("nan")) + op("TETHERS", f(0.5)) + op("TETHERS", f(11)) +
+     op("BENDING", f(0.5)) + op("BENDING", f("-1")) + op("BENDING", f("inf")) + FRAMES + op("UNPIN", idx(0)) +
+     FRAMES + op("TETHERS", f(0)) + op("BENDING", f(0)) + FRAMES)
+seed("pbd_params", grid(8, 8) + op("INTEGRATOR", u8(3)) + op("PBD_PARAMS", u8(1), f(0.5)) +
+     op("PBD_PARAMS", u8(1), f("-1")) + op("PBD_PARAMS", u8(1), f(100)) + op("PBD_PARAMS", u8(0), f(0.5)) +
+     op("PBD_PARAMS", u8(2), f(2)) + op("PBD_PARAMS", u8(6), f(0.5)) + op("PBD_PARAMS", u8(4), f("nan")) + FRAMES)
+seed("nulls", grid(3, 3) + op("NULLS"))
+# --- grid descs ---
+seed("grid_line", grid(1, 24) + FRAMES + op("TRIANGLES") + op("READBACK", stride(0)))
+seed("grid_column", grid(24, 1) + op("PIN", idx(0), u8(1), vec(0, 0, 0)) + FRAMES + op("INTEGRATOR", u8(4)) + FRAMES)
+seed("grid_max", grid(24, 24, 64, u8(1)) + op("PIN", idx(0), u8(1), vec(0, 0, 0)) + op("STEP_SMALL", u8(3)))
+seed("grid_bad_sizes_0", grid(0, 5))
+seed("grid_bad_sizes_1", grid(1, 1))
+seed("grid_bad_sizes_huge", u8(0, 0xF0, 0xF1, 0))
+seed("grid_bad_sizes_huge2", u8(0, 0xF2, 2, 0))
+seed("grid_bad_spacing", grid(4, 4, 1, f("nan")))
+seed("grid_bad_spacing_neg", grid(4, 4, 1, f("-1")))
+seed("grid_bad_axes", grid(4, 4, 4 | 8, vec(1, 0, 0), vec(2, 0, 0)))
+seed("grid_bad_axes_zero", grid(4, 4, 4, vec(0, 0, 0)))
+seed("grid_bad_axes_nan", grid(4, 4, 8, vec(0, "nan", 1)))
+seed("grid_skew_axes", grid(6, 6, 4 | 8, vec(1, 0, 0), vec(1, 0, 0.0625)) + FRAMES)
+seed("grid_origin_huge", grid(4, 4, 2, vec("1e30", 0, 0)) + FRAMES)
+seed("grid_bad_mass", grid(4, 4, 16, f("denorm")) + FRAMES)
+seed("grid_struct_size", grid(4, 4, 32, u8(0xF8)))
+seed("grid_struct_size_big", grid(4, 4, 32, u8(0xFF)))
+seed("grid_neighbours", grid(4, 4, 64, u8(0), u8(7)))
+seed("grid_null_out", grid(4, 4, 128) + FRAMES)
+# --- meshes ---
+seed("mesh_plain", mesh(5, 5) + op("PIN", idx(0), u8(1), vec(0, 0, 0)) + FRAMES + op("TRIANGLES") +
+     op("READBACK", stride(0)) + op("SNAPSHOT_ROUNDTRIP", u8(1)) + op("INTEGRATOR", u8(4)))
+seed("mesh_stride_16", mesh(4, 6, 16) + FRAMES)
+seed("mesh_stride_bad", mesh(4, 4, 13))
+seed("mesh_bad_index", mesh(4, 4, 0, [u8(1, 7) + idx("count")]))
+seed("mesh_bad_index_max", mesh(4, 4, 0, [u8(1, 0) + idx("max")]))
+seed("mesh_degenerate", mesh(4, 4, 0, [u8(1, 1) + idx(0), u8(1, 2) + idx(0)]) + FRAMES)
+seed("mesh_nan_position", mesh(4, 4, 0, [u8(0, 5, 1) + f("nan")]))
+seed("mesh_huge_position", mesh(4, 4, 0, [u8(0, 5, 1) + f("max")]) + FRAMES)
+seed("mesh_masses", mesh(4, 4, 0, [u8(11) + f(0.01), u8(2, 3) + f(0.5)]) + FRAMES)
+seed("mesh_bad_masses", mesh(4, 4, 0, [u8(11) + f(0.01), u8(2, 3) + f("-1")]))
+seed("mesh_inverse_masses", mesh(4, 4, 0, [u8(17) + f(0.01), u8(2, 0) + f(0), u8(2, 1) + f(0)]) + FRAMES +
+     op("UNPIN", idx(0)) + FRAMES)
+seed("mesh_counts", mesh(5, 5, 0, [u8(3, 1, 2)]))
+seed("mesh_counts_tris", mesh(5, 5, 0, [u8(3, 0, 0)]))
+seed("mesh_few_tris", mesh(5, 5, 0, [u8(3, 0, 3)]) + FRAMES)
+seed("mesh_struct_size", mesh(4, 4, 0, [u8(4, 0xFF)]))
+# --- the host's allocator: failing at the k-th call, failing by mask ---
+for k in (1, 2, 3, 5, 8):
+    seed(f"alloc_fail_at_{k}", grid(6, 6, alloc=u8(2, k)) + op("INTEGRATOR", u8(6)) + op("PIN", idx(1), u8(1), vec(0, 0, 0)) +
+         op("SPHERE", vec(0, 0, 0), f(1)) + op("TETHERS", f(1.125)) + op("BENDING", f(1)) + FRAMES)
+seed("alloc_fail_mask", grid(6, 6, alloc=u8(3) + u32(0x01000100)) + op("INTEGRATOR", u8(7)) + FRAMES +
+     op("SNAPSHOT_ROUNDTRIP", u8(1)))
+seed("alloc_counting", grid(6, 6, alloc=u8(1)) + op("INTEGRATOR", u8(3)) + op("PIN", idx(0), u8(1), vec(0, 0, 0)) +
+     op("PIN", idx(1), u8(1), vec(0, 0, 0)) + op("PIN", idx(2), u8(1), vec(0, 0, 0)) + FRAMES +
+     op("SNAPSHOT_ROUNDTRIP", u8(0)))
+seed("alloc_one_hook", grid(6, 6, alloc=u8(0x41)))
+seed("mesh_alloc_fail", mesh(4, 4, alloc=u8(2, 2)) + FRAMES)
+
+
+def main():
+    out = sys.argv[1] if len(sys.argv) > 1 else os.path.join(HERE, "corpus")
+    os.makedirs(out, exist_ok=True)
+    for name in os.listdir(out):
+        os.remove(os.path.join(out, name))
+    for name, data in sorted(SEEDS.items()):
+        with open(os.path.join(out, name), "wb") as fp:
+            fp.write(data)
+    print(f"{len(SEEDS)} seeds written to {out}")
+
+
+if __name__ == "__main__":
+    main()

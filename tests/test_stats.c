@@ -1,0 +1,382 @@
+/*
+ * Statistics and the watchdog (state.h): strain `(l - L0) / L0` per spring
+ * type, kinetic energy `sum 1/2 m |v|^2` over free particles, contacts of the
+ * last substep, steps and wall time; a watchdog that reports (the step
+ * stands, CLOTH_OK) or restores (the state before the step, time included,
+ * and CLOTH_ERR_UNSTABLE).
+ */
+#include <clothsim/clothsim.h>
+
+#include "test_util.h"
+
+#include <float.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const float k_dt = 1.0f / 60.0f;
+
+/* A horizontal grid whose coordinates are exact in binary: spacing 0.5, so
+ * positions are multiples of 0.5 and the structural and bend rest lengths
+ * (0.5, 1) are exact; only the shear rest length 0.5 sqrt(2) is rounded. */
+static cloth_t *exact_grid(uint32_t rows, uint32_t cols)
+{
+    cloth_grid_desc desc;
+    cloth_grid_desc_init(&desc);
+    desc.rows = rows;
+    desc.cols = cols;
+    desc.spacing = 0.5f;
+    cloth_t *cloth = NULL;
+    CHECK_OK(cloth_create_grid(&desc, &cloth));
+    return cloth;
+}
+
+static cloth_stats get(const cloth_t *cloth)
+{
+    cloth_stats s;
+    cloth_stats_init(&s);
+    CHECK_OK(cloth_get_stats(cloth, &s));
+    return s;
+}
+
+/* Scale x by sx and z by sz about the origin (particle 0). */
+static void stretch(cloth_t *cloth, float sx, float sz)
+{
+    const uint32_t n = cloth_particle_count(cloth);
+    float *p = malloc(sizeof(float) * 3u * n);
+    if (p == NULL) {
+        CHECK(0);
+        return;
+    }
+    CHECK_OK(cloth_get_positions(cloth, p, 0));
+    for (uint32_t i = 0; i < n; ++i) {
+        p[3u * i] *= sx;
+        p[3u * i + 2u] *= sz;
+    }
+    CHECK_OK(cloth_set_positions(cloth, p, 0));
+    free(p);
+}
+
+static void strain(void)
+{
+    const uint32_t rows = 4, cols = 5;
+    cloth_t *cloth = exact_grid(rows, cols);
+    if (cloth == NULL) {
+        return;
+    }
+    /* seed 000's stencil: structural right and down, shear both diagonals,
+     * bend next-but-one right and down */
+    const uint32_t along_x = rows * (cols - 1u), along_z = (rows - 1u) * cols;
+    const uint32_t expect[3] = {along_x + along_z, 2u * (rows - 1u) * (cols - 1u),
+                                rows * (cols - 2u) + (rows - 2u) * cols};
+    cloth_stats s = get(cloth);
+    CHECK(s.struct_size == sizeof s);
+    for (int t = 0; t < 3; ++t) {
+        CHECK(s.spring_count[t] == expect[t]);
+    }
+    CHECK(s.spring_count[0] + s.spring_count[1] + s.spring_count[2] == cloth_spring_count(cloth));
+    /* at rest: structural and bend exactly 0; shear within the rounding of
+     * its rest length, 2^-24 relative */
+    printf("at rest: strain max %.3g %.3g %.3g, min %.3g %.3g %.3g\n", (double)s.max_strain[0],
+           (double)s.max_strain[1], (double)s.max_strain[2], (double)s.min_strain[0], (double)s.min_strain[1],
+           (double)s.min_strain[2]);
+    CHECK(s.max_strain[0] == 0.0f && s.min_strain[0] == 0.0f && s.mean_strain[0] == 0.0f);
+    CHECK(s.max_strain[2] == 0.0f && s.min_strain[2] == 0.0f);
+    CHECK_NEAR(s.max_strain[1], 0.0, 1.2e-7);
+    CHECK_NEAR(s.min_strain[1], 0.0, 1.2e-7);
+
+    /* uniform stretch by 1.5: positions stay exact (x 1.5 of multiples of
+     * 0.5), every strain is 0.5 up to the shear rest length's rounding and
+     * the float the result is returned in (1e-6 covers a few ulps of 0.5) */
+    stretch(cloth, 1.5f, 1.5f);
+    s = get(cloth);
+    for (int t = 0; t < 3; ++t) {
+        printf("stretched x1.5, type %d: max %.9f min %.9f mean %.9f\n", t, (double)s.max_strain[t],
+               (double)s.min_strain[t], (double)s.mean_strain[t]);
+        CHECK_NEAR(s.max_strain[t], 0.5, 1e-6);
+        CHECK_NEAR(s.min_strain[t], 0.5, 1e-6);
+        CHECK_NEAR(s.mean_strain[t], 0.5, 1e-6);
+    }
+    cloth_destroy(cloth);
+
+    /* stretch along x only by 1.25: springs along x at 0.25, along z at 0,
+     * so structural max 0.25, min 0, mean 0.25 * along_x / (along_x + along_z);
+     * shear diagonals at sqrt(1.25^2 + 1) / sqrt(2) - 1 */
+    cloth = exact_grid(rows, cols);
+    if (cloth == NULL) {
+        return;
+    }
+    stretch(cloth, 1.25f, 1.0f);
+    s = get(cloth);
+    const double mean = 0.25 * (double)along_x / (double)(along_x + along_z);
+    const double shear = sqrt(1.25 * 1.25 + 1.0) / sqrt(2.0) - 1.0;
+    printf("stretched x1.25 along x: structural max %.9f min %.9f mean %.9f (expected %.9f), shear %.9f (%.9f)\n",
+           (double)s.max_strain[0], (double)s.min_strain[0], (double)s.mean_strain[0], mean,
+           (double)s.max_strain[1], shear);
+    CHECK_NEAR(s.max_strain[0], 0.25, 1e-6);
+    CHECK(s.min_strain[0] == 0.0f);
+    CHECK_NEAR(s.mean_strain[0], mean, 1e-6);
+    CHECK_NEAR(s.max_strain[1], shear, 1e-6);
+    CHECK_NEAR(s.min_strain[1], shear, 1e-6);
+    CHECK_NEAR(s.max_strain[2], 0.25, 1e-6);
+    CHECK(s.min_strain[2] == 0.0f);
+    cloth_destroy(cloth);
+}
+
+static void kinetic_energy(void)
+{
+    cloth_grid_desc desc;
+    cloth_grid_desc_init(&desc);
+    desc.rows = 8;
+    desc.cols = 9;
+    desc.particle_mass = 0.02f;
+    cloth_t *cloth = NULL;
+    CHECK_OK(cloth_create_grid(&desc, &cloth));
+    if (cloth == NULL) {
+        return;
+    }
+    const uint32_t n = cloth_particle_count(cloth);
+    float *v = malloc(sizeof(float) * 3u * n);
+    if (v == NULL) {
+        CHECK(0);
+        cloth_destroy(cloth);
+        return;
+    }
+    CHECK(get(cloth).kinetic_energy == 0.0f);
+    const float u[3] = {1.0f, -2.0f, 0.5f};
+    for (uint32_t i = 0; i < n; ++i) {
+        memcpy(&v[3u * i], u, sizeof u);
+    }
+    CHECK_OK(cloth_set_velocities(cloth, v, 0));
+    const double v2 = 1.0 + 4.0 + 0.25, m = (double)desc.particle_mass;
+    /* 1/2 M v^2; the library holds 1/m in float and sums in double, so a
+     * relative 1e-6 covers the two float roundings of m */
+    const double expect = 0.5 * (double)n * m * v2;
+    cloth_stats s = get(cloth);
+    printf("kinetic energy of %u particles of %.2f kg at |v|^2 = %.2f: %.9g J (1/2 M v^2 = %.9g J)\n",
+           (unsigned)n, m, v2, (double)s.kinetic_energy, expect);
+    CHECK_NEAR(s.kinetic_energy, expect, 1e-6 * expect);
+    /* a pinned particle has no mass the cloth knows: left out */
+    CHECK_OK(cloth_pin(cloth, 0u, NULL));
+    s = get(cloth);
+    CHECK_NEAR(s.kinetic_energy, expect * (double)(n - 1u) / (double)n, 1e-6 * expect);
+
+    /* a finite state can measure beyond the float range: 1e20 m/s squared,
+     * and particles 6e38 m apart; documented to read as FLT_MAX */
+    for (uint32_t i = 0; i < 3u * n; ++i) {
+        v[i] = 1e20f;
+    }
+    CHECK_OK(cloth_set_velocities(cloth, v, 0));
+    CHECK_OK(cloth_get_positions(cloth, v, 0));
+    for (uint32_t i = 0; i < n; ++i) {
+        v[3u * i] = (i % 2u) ? 3e38f : -3e38f;
+    }
+    CHECK_OK(cloth_set_positions(cloth, v, 0));
+    s = get(cloth);
+    printf("exploded but finite state: kinetic energy %g J, structural strain max %g min %g\n",
+           (double)s.kinetic_energy, (double)s.max_strain[0], (double)s.min_strain[0]);
+    CHECK(s.kinetic_energy == FLT_MAX);
+    CHECK(s.max_strain[0] == FLT_MAX);
+    CHECK(isfinite(s.mean_strain[0]) && isfinite(s.min_strain[0]));
+    free(v);
+    cloth_destroy(cloth);
+}
+
+/* A horizontal 8 x 8 cloth at y = 0 falls onto a plane at y = 0: in the
+ * last substep every free particle falls g h^2 below it and is pushed out,
+ * so each is one contact; a pinned particle is never pushed (the host places
+ * it), and a collider out of reach adds none. */
+static void contacts(void)
+{
+    cloth_grid_desc desc;
+    cloth_grid_desc_init(&desc);
+    desc.rows = 8;
+    desc.cols = 8;
+    const float origin[3] = {0.0f, 0.0f, 0.0f}, up[3] = {0.0f, 1.0f, 0.0f}, far[3] = {10.0f, 10.0f, 10.0f};
+    for (int variant = 0; variant < 4; ++variant) {
+        cloth_t *cloth = NULL;
+        CHECK_OK(cloth_create_grid(&desc, &cloth));
+        if (cloth == NULL) {
+            return;
+        }
+        cloth_collider_id id;
+        uint32_t expect = 64u;
+        CHECK(get(cloth).contacts == 0u);
+        if (variant == 0) {
+            expect = 0u; /* no collider */
+        } else {
+            CHECK_OK(cloth_add_plane(cloth, origin, up, &id));
+        }
+        if (variant == 2) {
+            CHECK_OK(cloth_add_sphere(cloth, far, 0.5f, &id));
+        }
+        if (variant == 3) {
+            CHECK_OK(cloth_pin(cloth, 0u, NULL));
+            expect = 63u;
+        }
+        CHECK_OK(cloth_step(cloth, k_dt));
+        const cloth_stats s = get(cloth);
+        printf("contacts, variant %d: %u (expected %u)\n", variant, (unsigned)s.contacts, (unsigned)expect);
+        CHECK(s.contacts == expect);
+        cloth_destroy(cloth);
+    }
+}
+
+static void counters_and_sizes(void)
+{
+    cloth_t *cloth = exact_grid(3, 3);
+    if (cloth == NULL) {
+        return;
+    }
+    cloth_stats s = get(cloth);
+    CHECK(s.steps == 0u && s.step_seconds == 0.0 && s.watchdog_trips == 0u && s.watchdog_tripped == 0u);
+    for (int f = 0; f < 5; ++f) {
+        CHECK_OK(cloth_step(cloth, k_dt));
+    }
+    CHECK_STATUS(cloth_step(cloth, 0.0f), CLOTH_ERR_INVALID_ARGUMENT); /* refused: not counted */
+    s = get(cloth);
+    printf("after 5 steps: steps %llu, last step %.3g s wall\n", (unsigned long long)s.steps, s.step_seconds);
+    CHECK(s.steps == 5u);
+    /* a 9-particle step takes microseconds; 1 s would mean a broken clock */
+    CHECK(s.step_seconds >= 0.0 && s.step_seconds < 1.0);
+
+    cloth_stats bad;
+    cloth_stats_init(&bad);
+    CHECK(bad.struct_size == sizeof bad);
+    cloth_stats_init(NULL);
+    CHECK_STATUS(cloth_get_stats(NULL, &bad), CLOTH_ERR_INVALID_ARGUMENT);
+    CHECK_STATUS(cloth_get_stats(cloth, NULL), CLOTH_ERR_INVALID_ARGUMENT);
+    memset(&bad, 0x5a, sizeof bad);
+    bad.struct_size = 0u;
+    CHECK_STATUS(cloth_get_stats(cloth, &bad), CLOTH_ERR_INVALID_ARGUMENT);
+    bad.struct_size = (uint32_t)sizeof bad + 8u;
+    CHECK_STATUS(cloth_get_stats(cloth, &bad), CLOTH_ERR_UNSUPPORTED);
+    CHECK(bad.steps == 0x5a5a5a5a5a5a5a5au); /* refused: not written */
+    cloth_destroy(cloth);
+}
+
+/* An 8 x 8 default cloth stretched by sx and held there by pinning its
+ * whole boundary (sx > 1), so its largest strain stays about sx - 1 step
+ * after step; or moving at a uniform `speed` along x. */
+static cloth_t *tripping_cloth(float sx, float speed)
+{
+    cloth_grid_desc desc;
+    cloth_grid_desc_init(&desc);
+    desc.rows = 8;
+    desc.cols = 8;
+    cloth_t *cloth = NULL;
+    CHECK_OK(cloth_create_grid(&desc, &cloth));
+    if (cloth == NULL) {
+        return NULL;
+    }
+    stretch(cloth, sx, sx);
+    for (uint32_t i = 0; sx > 1.0f && i < 64u; ++i) {
+        if (i < 8u || i >= 56u || i % 8u == 0u || i % 8u == 7u) {
+            CHECK_OK(cloth_pin(cloth, i, NULL));
+        }
+    }
+    float v[3 * 64];
+    for (int i = 0; i < 64; ++i) {
+        v[3 * i] = speed;
+        v[3 * i + 1] = 0.0f;
+        v[3 * i + 2] = 0.0f;
+    }
+    CHECK_OK(cloth_set_velocities(cloth, v, 0));
+    return cloth;
+}
+
+static void watchdog(void)
+{
+    cloth_t *cloth = tripping_cloth(1.5f, 0.0f);
+    if (cloth == NULL) {
+        return;
+    }
+    CHECK_STATUS(cloth_set_watchdog(NULL, 0.2f, 0.0f, CLOTH_WATCHDOG_REPORT), CLOTH_ERR_INVALID_ARGUMENT);
+    CHECK_STATUS(cloth_set_watchdog(cloth, -0.2f, 0.0f, CLOTH_WATCHDOG_REPORT), CLOTH_ERR_INVALID_ARGUMENT);
+    CHECK_STATUS(cloth_set_watchdog(cloth, NAN, 0.0f, CLOTH_WATCHDOG_REPORT), CLOTH_ERR_INVALID_ARGUMENT);
+    CHECK_STATUS(cloth_set_watchdog(cloth, 0.2f, INFINITY, CLOTH_WATCHDOG_REPORT), CLOTH_ERR_INVALID_ARGUMENT);
+    CHECK_STATUS(cloth_set_watchdog(cloth, 0.2f, 0.0f, (cloth_watchdog_action)2), CLOTH_ERR_INVALID_ARGUMENT);
+
+    /* off by default: nothing measured, nothing tripped */
+    CHECK_OK(cloth_step(cloth, k_dt));
+    cloth_stats s = get(cloth);
+    CHECK(s.watchdog_tripped == 0u && s.watchdog_max_strain == 0.0f && s.watchdog_kinetic_energy == 0.0f);
+    const float after_one = s.max_strain[0];
+
+    /* report: the step stands */
+    CHECK_OK(cloth_set_watchdog(cloth, 0.2f, 0.0f, CLOTH_WATCHDOG_REPORT));
+    uint64_t before = cloth_state_hash(cloth);
+    CHECK_OK(cloth_step(cloth, k_dt));
+    s = get(cloth);
+    printf("report: strain %.4f after the step (bound 0.2), tripped %u, trips %llu\n",
+           (double)s.watchdog_max_strain, (unsigned)s.watchdog_tripped, (unsigned long long)s.watchdog_trips);
+    CHECK(cloth_state_hash(cloth) != before);
+    CHECK(s.watchdog_tripped == CLOTH_WATCHDOG_TRIPPED_STRAIN);
+    CHECK(s.watchdog_trips == 1u);
+    CHECK(after_one > 0.4f); /* held at about 0.5 */
+    CHECK(s.watchdog_max_strain > 0.4f);
+    /* the measured value is the state's: the largest of the three types */
+    const float largest = fmaxf(s.max_strain[0], fmaxf(s.max_strain[1], s.max_strain[2]));
+    CHECK(s.watchdog_max_strain == largest);
+    CHECK(s.steps == 2u);
+
+    /* restore: the state before the step, time included (the hash holds it) */
+    CHECK_OK(cloth_set_watchdog(cloth, 0.2f, 0.0f, CLOTH_WATCHDOG_RESTORE));
+    before = cloth_state_hash(cloth);
+    CHECK_STATUS(cloth_step(cloth, k_dt), CLOTH_ERR_UNSTABLE);
+    s = get(cloth);
+    CHECK(cloth_state_hash(cloth) == before);
+    CHECK(s.watchdog_tripped == CLOTH_WATCHDOG_TRIPPED_STRAIN);
+    CHECK(s.watchdog_trips == 2u);
+    CHECK(s.steps == 2u);
+    /* a bound the cloth stays under: the step goes through */
+    CHECK_OK(cloth_set_watchdog(cloth, 5.0f, 0.0f, CLOTH_WATCHDOG_RESTORE));
+    CHECK_OK(cloth_step(cloth, k_dt));
+    s = get(cloth);
+    CHECK(s.watchdog_tripped == 0u && s.watchdog_max_strain > 0.4f && s.watchdog_max_strain <= 5.0f);
+    /* both bounds 0: off again */
+    CHECK_OK(cloth_set_watchdog(cloth, 0.0f, 0.0f, CLOTH_WATCHDOG_RESTORE));
+    CHECK_OK(cloth_step(cloth, k_dt));
+    CHECK(get(cloth).watchdog_tripped == 0u);
+    cloth_destroy(cloth);
+
+    /* energy: 32 J moving sideways. In one 1/60 s step the damping of
+     * 0.2 /s takes 1 - exp(-0.4 / 60) of it (0.21 J) and gravity, across the
+     * motion, adds 1/2 M (g dt)^2 < 0.01 J: bounds of 1 J and 1000 J sit on
+     * either side, and the energy after the step is 32 J within 1 J */
+    cloth = tripping_cloth(1.0f, 10.0f);
+    if (cloth == NULL) {
+        return;
+    }
+    CHECK_NEAR(get(cloth).kinetic_energy, 32.0, 32.0 * 1e-6);
+    CHECK_OK(cloth_set_watchdog(cloth, 0.0f, 1000.0f, CLOTH_WATCHDOG_RESTORE));
+    CHECK_OK(cloth_step(cloth, k_dt));
+    s = get(cloth);
+    CHECK(s.watchdog_tripped == 0u);
+    CHECK(s.watchdog_kinetic_energy == s.kinetic_energy);
+    printf("energy after a step at 10 m/s: %.4f J (1/2 M v^2 = 32 J before it)\n", (double)s.kinetic_energy);
+    CHECK_NEAR(s.kinetic_energy, 32.0, 1.0);
+    CHECK_OK(cloth_set_watchdog(cloth, 0.0f, 1.0f, CLOTH_WATCHDOG_RESTORE));
+    before = cloth_state_hash(cloth);
+    CHECK_STATUS(cloth_step(cloth, k_dt), CLOTH_ERR_UNSTABLE);
+    s = get(cloth);
+    CHECK(cloth_state_hash(cloth) == before);
+    CHECK(s.watchdog_tripped == CLOTH_WATCHDOG_TRIPPED_ENERGY);
+    CHECK(s.watchdog_kinetic_energy > 1.0f);
+    CHECK(s.watchdog_max_strain == 0.0f); /* its bound is off */
+    CHECK_OK(cloth_set_watchdog(cloth, 0.0f, 1.0f, CLOTH_WATCHDOG_REPORT));
+    CHECK_OK(cloth_step(cloth, k_dt));
+    CHECK(get(cloth).watchdog_tripped == CLOTH_WATCHDOG_TRIPPED_ENERGY);
+    cloth_destroy(cloth);
+}
+
+int main(void)
+{
+    strain();
+    kinetic_energy();
+    contacts();
+    counters_and_sizes();
+    watchdog();
+    return test_finish("test_stats");
+}

@@ -1,0 +1,549 @@
+/*
+ * Long-range tethers (cloth_set_tethers, constraints.h): no free particle
+ * ends a step farther than scale * d0 from any of its tethered pins, d0 the
+ * distance in the creation shape; a particle is tethered to its 4 nearest
+ * pins (ties to the lower index).
+ *
+ *  A. Every built-in integrator (cloth_integrator values 0..254 that
+ *     cloth_set_integrator() accepts for a grid): a heavy cloth under strong
+ *     gravity, hung from two swaying corner pins, exceeds the limit without
+ *     tethers and never after any step with them. A curtain pinned along its
+ *     whole top row keeps each particle within its rest distance of each of
+ *     its 4 nearest pins, computed here from the documented rule.
+ *  B. The table follows the pins: a pin added later is honoured; after pins
+ *     are released the particles are held by the remaining ones.
+ *  C. Rest distances come from the creation shape, not from
+ *     cloth_set_positions(), for a grid and for a mesh.
+ *  D. Velocity: a particle pulled back loses exactly its outward velocity
+ *     relative to the pin and keeps its sideways velocity (closed form, one
+ *     substep); one moving inward is left alone.
+ *  E. API: refusals change nothing; scale 0 switches off; the table is
+ *     allocated through the cloth's allocator, an allocation failure is
+ *     reported and changes nothing, and everything is freed.
+ */
+#include <clothsim/clothsim.h>
+
+#include "test_util.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define N 12u
+#define NP (N * N)
+#define SPACING 0.05f
+
+/* Float tolerance of "at most the limit" (m). The library's limits are
+ * floats (rest distance times scale, 2 roundings of 6e-8 relative), pins
+ * and particles float coordinates (ulp 6e-8 m below 1 m), and a point where
+ * two or three spheres touch is accepted within 1e-6 of the radius
+ * (tethers.c: INSIDE_EPS); on limits of at most 0.8 m that is 8e-7 m,
+ * plus the roundings: 1e-6 m. */
+#define LIMIT_TOL 1e-6
+
+static cloth_t *make_cloth(void)
+{
+    cloth_grid_desc desc;
+    cloth_t *cloth = NULL;
+    cloth_grid_desc_init(&desc);
+    desc.rows = desc.cols = N;
+    desc.spacing = SPACING;
+    desc.particle_mass = 0.05f; /* heavy */
+    CHECK_OK(cloth_create_grid(&desc, &cloth));
+    if (cloth != NULL) {
+        const float g[3] = {0.0f, -30.0f, 0.0f}; /* strong gravity */
+        CHECK_OK(cloth_set_gravity(cloth, g));
+    }
+    return cloth;
+}
+
+/* Rest distance of grid particles a and b (orthogonal axes). */
+static double rest_distance(uint32_t a, uint32_t b)
+{
+    double dr = (double)(a / N) - (double)(b / N), dc = (double)(a % N) - (double)(b % N);
+    return (double)SPACING * sqrt(dr * dr + dc * dc);
+}
+
+/* Largest |x_i - x_p| - scale d0 (m) over particles i != p and the given
+ * pins, and the largest ratio |x_i - x_p| / d0. */
+static double excess(const float *pos, const uint32_t *pins, uint32_t n_pins, float scale, double *ratio)
+{
+    double worst = -1e9;
+    for (uint32_t i = 0; i < NP; ++i) {
+        for (uint32_t k = 0; k < n_pins; ++k) {
+            const uint32_t p = pins[k];
+            if (p == i) {
+                continue;
+            }
+            double dx = (double)pos[3u * i] - (double)pos[3u * p], dy = (double)pos[3u * i + 1u] - (double)pos[3u * p + 1u];
+            double dz = (double)pos[3u * i + 2u] - (double)pos[3u * p + 2u];
+            double d = sqrt(dx * dx + dy * dy + dz * dz), d0 = rest_distance(i, p);
+            double e = d - (double)scale * d0;
+            worst = e > worst ? e : worst;
+            if (ratio != NULL && d / d0 > *ratio) {
+                *ratio = d / d0;
+            }
+        }
+    }
+    return worst;
+}
+
+/* ---------------------------------------------------------------- A */
+
+/* 90 frames hung from two corners that sway together; returns the worst
+ * excess over all steps, or 1e9 if a step failed. */
+static double run_corners(cloth_integrator kind, float scale, double *ratio)
+{
+    const uint32_t pins[2] = {0u, N - 1u};
+    cloth_t *cloth = make_cloth();
+    double worst = -1e9;
+    if (cloth == NULL) {
+        return 1e9;
+    }
+    CHECK_OK(cloth_set_integrator(cloth, kind));
+    CHECK_OK(cloth_set_tethers(cloth, scale));
+    CHECK_OK(cloth_pin(cloth, pins[0], NULL));
+    CHECK_OK(cloth_pin(cloth, pins[1], NULL));
+    *ratio = 0.0;
+    for (int f = 1; f <= 90; ++f) {
+        float pos[3 * NP];
+        const float sway = 0.1f * sinf(0.1f * (float)f);
+        const float a[3] = {sway, 0.0f, 0.0f}, b[3] = {sway + (float)(N - 1u) * SPACING, 0.0f, 0.0f};
+        CHECK_OK(cloth_pin(cloth, pins[0], a));
+        CHECK_OK(cloth_pin(cloth, pins[1], b));
+        cloth_status s = cloth_step(cloth, 1.0f / 60.0f);
+        if (s != CLOTH_OK) {
+            CHECK_OK(s);
+            worst = 1e9;
+            break;
+        }
+        CHECK_OK(cloth_get_positions(cloth, pos, 0));
+        double e = excess(pos, pins, 2u, scale == 0.0f ? 1.0f : scale, ratio);
+        worst = e > worst ? e : worst;
+    }
+    cloth_destroy(cloth);
+    return worst;
+}
+
+/* The documented table: the 4 pins nearest to i in the rest shape, ties to
+ * the lower index. `pins` sorted by index. */
+static uint32_t nearest_pins(uint32_t i, const uint32_t *pins, uint32_t n_pins, uint32_t out[4])
+{
+    uint32_t n = 0;
+    for (uint32_t k = 0; k < n_pins; ++k) {
+        const uint32_t p = pins[k];
+        const double d = rest_distance(i, p);
+        uint32_t at = n;
+        while (at > 0u && d < rest_distance(i, out[at - 1u])) { /* pins come in index order: ties stay behind */
+            --at;
+        }
+        if (at >= 4u) {
+            continue;
+        }
+        for (uint32_t m = (n < 4u ? n : 3u); m > at; --m) {
+            out[m] = out[m - 1u];
+        }
+        out[at] = p;
+        n = n < 4u ? n + 1u : 4u;
+    }
+    return n;
+}
+
+static double run_curtain(cloth_integrator kind, float scale)
+{
+    uint32_t pins[N];
+    cloth_t *cloth = make_cloth();
+    double worst = -1e9;
+    if (cloth == NULL) {
+        return 1e9;
+    }
+    CHECK_OK(cloth_set_integrator(cloth, kind));
+    CHECK_OK(cloth_set_tethers(cloth, scale));
+    for (uint32_t c = 0; c < N; ++c) {
+        pins[c] = c;
+        CHECK_OK(cloth_pin(cloth, c, NULL));
+    }
+    for (int f = 0; f < 60; ++f) {
+        float pos[3 * NP];
+        cloth_status s = cloth_step(cloth, 1.0f / 60.0f);
+        if (s != CLOTH_OK) {
+            CHECK_OK(s);
+            worst = 1e9;
+            break;
+        }
+        CHECK_OK(cloth_get_positions(cloth, pos, 0));
+        for (uint32_t i = N; i < NP; ++i) {
+            uint32_t mine[4];
+            uint32_t n = nearest_pins(i, pins, N, mine);
+            for (uint32_t k = 0; k < n; ++k) {
+                double e = excess(pos, &mine[k], 1u, scale, NULL);
+                worst = e > worst ? e : worst;
+            }
+        }
+    }
+    cloth_destroy(cloth);
+    return worst;
+}
+
+static void test_every_integrator(void)
+{
+    int ran = 0;
+    for (uint32_t k = 0; k < 255u; ++k) {
+        cloth_t *probe = make_cloth();
+        if (probe == NULL) {
+            return;
+        }
+        cloth_status s = cloth_set_integrator(probe, (cloth_integrator)k);
+        cloth_destroy(probe);
+        if (s == CLOTH_ERR_INVALID_ARGUMENT || s == CLOTH_ERR_UNSUPPORTED) {
+            continue; /* not an integrator, or not for this cloth */
+        }
+        CHECK_OK(s);
+        ++ran;
+        double ratio_off = 0.0, ratio_on = 0.0;
+        double off = run_corners((cloth_integrator)k, 0.0f, &ratio_off);
+        double on = run_corners((cloth_integrator)k, 1.0f, &ratio_on);
+        double curtain = run_curtain((cloth_integrator)k, 1.05f);
+        printf("A integrator %u: two swaying corners, worst |x - pin| / d0 without tethers %.4f (excess %+.3g m), "
+               "with tethers at 1.0 %.7f (excess %+.3g m); curtain at 1.05, 4 nearest pins: excess %+.3g m\n",
+               (unsigned)k, ratio_off, off, ratio_on, on, curtain);
+        CHECK(curtain <= LIMIT_TOL);
+        if (k == (uint32_t)CLOTH_INTEGRATOR_SEMIRIGID) {
+            /* Its finishing warp pass runs after the tethers and keeps the
+             * warp links exact (constraints.h): hung from two corners, the
+             * chains hanging from the free top row end up to 0.5 % past
+             * their tethers (measured 0.3 %, 1.1 mm). */
+            CHECK(ratio_on <= 1.005);
+        } else {
+            CHECK(on <= LIMIT_TOL);
+        }
+        /* the force-based integrators stretch this cloth well past its
+         * rest distances (strain of the corner links ~0.3) */
+        if (k == (uint32_t)CLOTH_INTEGRATOR_EXPLICIT_EULER || k == (uint32_t)CLOTH_INTEGRATOR_VERLET ||
+            k == (uint32_t)CLOTH_INTEGRATOR_XPBD) {
+            CHECK(off > 0.01);
+        }
+    }
+    printf("A %d integrators run\n", ran);
+    CHECK(ran >= 7);
+}
+
+/* ---------------------------------------------------------------- B */
+
+/* Largest |x_i - at| - scale d0(i, p) over the particles other than p. */
+static double excess_from(const float *pos, const float at[3], uint32_t p, float scale)
+{
+    double worst = -1e9;
+    for (uint32_t i = 0; i < NP; ++i) {
+        if (i == p) {
+            continue;
+        }
+        double dx = (double)pos[3u * i] - (double)at[0], dy = (double)pos[3u * i + 1u] - (double)at[1];
+        double dz = (double)pos[3u * i + 2u] - (double)at[2];
+        double e = sqrt(dx * dx + dy * dy + dz * dz) - (double)scale * rest_distance(i, p);
+        worst = e > worst ? e : worst;
+    }
+    return worst;
+}
+
+static void test_pins_change(void)
+{
+    /* Added: hanging from one corner, then the other corner is pinned back
+     * where it rests. It travels there during the next step, and from then
+     * on both pins' limits hold. */
+    const uint32_t corners[2] = {0u, N - 1u};
+    const float other[3] = {(float)(N - 1u) * SPACING, 0.0f, 0.0f};
+    float pos[3 * NP];
+    double before, after = -1e9;
+    cloth_t *cloth = make_cloth();
+    if (cloth == NULL) {
+        return;
+    }
+    CHECK_OK(cloth_set_tethers(cloth, 1.0f));
+    CHECK_OK(cloth_pin(cloth, 0u, NULL));
+    for (int f = 0; f < 60; ++f) {
+        CHECK_OK(cloth_step(cloth, 1.0f / 60.0f));
+    }
+    CHECK_OK(cloth_get_positions(cloth, pos, 0));
+    before = excess_from(pos, other, N - 1u, 1.0f);
+    CHECK_OK(cloth_pin(cloth, N - 1u, other));
+    for (int f = 0; f < 60; ++f) {
+        CHECK_OK(cloth_step(cloth, 1.0f / 60.0f));
+        CHECK_OK(cloth_get_positions(cloth, pos, 0));
+        double e = excess(pos, corners, 2u, 1.0f, NULL);
+        after = e > after ? e : after;
+    }
+    printf("B pin added: excess over the new pin's limits before it was a pin %+.3g m, after, either pin, any step "
+           "%+.3g m\n",
+           before, after);
+    CHECK(before > 0.1); /* hanging from one corner, far from the other */
+    CHECK(after <= LIMIT_TOL);
+    cloth_destroy(cloth);
+
+    /* Released: a top row pinned, then all but its corners let go. The
+     * particles that were tethered to the released pins must now keep to
+     * the corners' limits. Scale 1.2: at 1 the corners alone would hold the
+     * top row on the straight line between them. */
+    const float scale = 1.2f;
+    double worst = -1e9, fall;
+    cloth = make_cloth();
+    if (cloth == NULL) {
+        return;
+    }
+    CHECK_OK(cloth_set_tethers(cloth, scale));
+    for (uint32_t c = 0; c < N; ++c) {
+        CHECK_OK(cloth_pin(cloth, c, NULL));
+    }
+    for (int f = 0; f < 30; ++f) {
+        CHECK_OK(cloth_step(cloth, 1.0f / 60.0f));
+    }
+    for (uint32_t c = 1; c + 1u < N; ++c) {
+        CHECK_OK(cloth_unpin(cloth, c));
+    }
+    for (int f = 0; f < 60; ++f) {
+        CHECK_OK(cloth_step(cloth, 1.0f / 60.0f));
+        CHECK_OK(cloth_get_positions(cloth, pos, 0));
+        double e = excess(pos, corners, 2u, scale, NULL);
+        worst = e > worst ? e : worst;
+    }
+    fall = -(double)pos[3u * (N / 2u) + 1u];
+    printf("B pins released: excess over the corners' limits %+.3g m; the released middle fell %.4f m\n", worst,
+           fall);
+    CHECK(worst <= LIMIT_TOL);
+    CHECK(fall > 0.02); /* not held where its pin was */
+    cloth_destroy(cloth);
+}
+
+/* ---------------------------------------------------------------- C */
+
+/* Every particle moved 1.5 times as far from particle 0 as it rests, then
+ * one step with particle 0 pinned and tethers at 1: every particle must end
+ * within its creation distance. Gravity and springs off so that only the
+ * tethers act. */
+static double stretched_start(cloth_t *cloth, const float *rest_pos, uint32_t n)
+{
+    const float zero[3] = {0.0f, 0.0f, 0.0f};
+    float *pos = malloc(3u * n * sizeof *pos);
+    double worst = -1e9;
+    if (pos == NULL) {
+        return 1e9;
+    }
+    for (uint32_t i = 0; i < 3u * n; ++i) {
+        pos[i] = 1.5f * rest_pos[i];
+    }
+    CHECK_OK(cloth_set_gravity(cloth, zero));
+    for (int k = 0; k < 3; ++k) {
+        CHECK_OK(cloth_set_stiffness(cloth, (cloth_spring_type)k, 0.0f));
+    }
+    CHECK_OK(cloth_set_positions(cloth, pos, 0));
+    CHECK_OK(cloth_set_tethers(cloth, 1.0f));
+    CHECK_OK(cloth_pin(cloth, 0u, NULL));
+    CHECK_OK(cloth_step(cloth, 1.0f / 60.0f));
+    CHECK_OK(cloth_get_positions(cloth, pos, 0));
+    for (uint32_t i = 1; i < n; ++i) {
+        double d = sqrt((double)pos[3u * i] * (double)pos[3u * i] + (double)pos[3u * i + 1u] * (double)pos[3u * i + 1u] +
+                        (double)pos[3u * i + 2u] * (double)pos[3u * i + 2u]);
+        double d0 = sqrt((double)rest_pos[3u * i] * (double)rest_pos[3u * i] +
+                         (double)rest_pos[3u * i + 1u] * (double)rest_pos[3u * i + 1u] +
+                         (double)rest_pos[3u * i + 2u] * (double)rest_pos[3u * i + 2u]);
+        worst = d - d0 > worst ? d - d0 : worst;
+    }
+    free(pos);
+    return worst;
+}
+
+static void test_rest_shape(void)
+{
+    static float rest[3 * NP];
+    static uint32_t tris[6 * (N - 1u) * (N - 1u)];
+    uint32_t t = 0;
+    cloth_t *grid = make_cloth();
+    if (grid == NULL) {
+        return;
+    }
+    CHECK_OK(cloth_get_positions(grid, rest, 0));
+    double e_grid = stretched_start(grid, rest, NP);
+    cloth_destroy(grid);
+
+    /* the same particles as a mesh */
+    for (uint32_t r = 0; r + 1u < N; ++r) {
+        for (uint32_t c = 0; c + 1u < N; ++c) {
+            uint32_t i = r * N + c;
+            uint32_t q[6] = {i, i + N, i + 1u, i + 1u, i + N, i + N + 1u};
+            memcpy(&tris[t], q, sizeof q);
+            t += 6u;
+        }
+    }
+    cloth_mesh_desc desc;
+    cloth_t *mesh = NULL;
+    cloth_mesh_desc_init(&desc);
+    desc.positions = rest;
+    desc.vertex_count = NP;
+    desc.triangles = tris;
+    desc.triangle_count = t / 3u;
+    CHECK_OK(cloth_create_mesh(&desc, &mesh));
+    if (mesh == NULL) {
+        return;
+    }
+    double e_mesh = stretched_start(mesh, rest, NP);
+    cloth_destroy(mesh);
+    printf("C started 1.5x stretched: excess over creation distances after one step: grid %+.3g m, mesh %+.3g m\n",
+           e_grid, e_mesh);
+    CHECK(e_grid <= LIMIT_TOL);
+    CHECK(e_mesh <= LIMIT_TOL);
+}
+
+/* ---------------------------------------------------------------- D */
+
+static void test_velocity(cloth_integrator kind, const double v0[3])
+{
+    cloth_grid_desc desc;
+    cloth_t *cloth = NULL;
+    const float zero[3] = {0.0f, 0.0f, 0.0f};
+    cloth_grid_desc_init(&desc);
+    desc.rows = 1u;
+    desc.cols = 2u;
+    CHECK_OK(cloth_create_grid(&desc, &cloth));
+    if (cloth == NULL) {
+        return;
+    }
+    for (int k = 0; k < 3; ++k) {
+        CHECK_OK(cloth_set_stiffness(cloth, (cloth_spring_type)k, 0.0f));
+    }
+    CHECK_OK(cloth_set_gravity(cloth, zero));
+    CHECK_OK(cloth_set_damping(cloth, 0.0f));
+    CHECK_OK(cloth_set_substeps(cloth, 1u));
+    CHECK_OK(cloth_set_integrator(cloth, kind));
+    CHECK_OK(cloth_set_tethers(cloth, 1.0f));
+    CHECK_OK(cloth_pin(cloth, 0u, NULL));
+    float vel[6] = {0.0f, 0.0f, 0.0f, (float)v0[0], (float)v0[1], (float)v0[2]}, pos[6];
+    CHECK_OK(cloth_set_velocities(cloth, vel, 0));
+    CHECK_OK(cloth_step(cloth, 1.0f / 60.0f));
+    CHECK_OK(cloth_get_positions(cloth, pos, 0));
+    CHECK_OK(cloth_get_velocities(cloth, vel, 0));
+
+    /* closed form: free flight x' = x + v h from (0.05, 0, 0); if beyond
+     * 0.05 m of the pin at the origin, back onto the sphere along the ray,
+     * and v loses (v . n) n when v . n > 0 */
+    const double h = 1.0 / 60.0, L = 0.05;
+    double x[3] = {L + v0[0] * h, v0[1] * h, v0[2] * h}, v[3] = {v0[0], v0[1], v0[2]};
+    double d = sqrt(x[0] * x[0] + x[1] * x[1] + x[2] * x[2]);
+    if (d > L) {
+        double vn = (v[0] * x[0] + v[1] * x[1] + v[2] * x[2]) / d;
+        for (int k = 0; k < 3; ++k) {
+            x[k] *= L / d;
+            if (vn > 0.0) {
+                v[k] -= vn * x[k] / L;
+            }
+        }
+    }
+    double err_x = 0.0, err_v = 0.0;
+    for (int k = 0; k < 3; ++k) {
+        err_x = fmax(err_x, fabs((double)pos[3 + k] - x[k]));
+        err_v = fmax(err_v, fabs((double)vel[3 + k] - v[k]));
+    }
+    printf("D integrator %d, v0 = (%.1f, %.1f, %.1f): position %.7f %.7f %.7f (closed form %.7f %.7f %.7f), velocity "
+           "%.6f %.6f %.6f (closed form %.6f %.6f %.6f)\n",
+           (int)kind, v0[0], v0[1], v0[2], (double)pos[3], (double)pos[4], (double)pos[5], x[0], x[1], x[2],
+           (double)vel[3], (double)vel[4], (double)vel[5], v[0], v[1], v[2]);
+    /* float arithmetic on values below 1: a few ulps (6e-8) each */
+    CHECK(err_x < 1e-6);
+    CHECK(err_v < 1e-5);
+    cloth_destroy(cloth);
+}
+
+/* ---------------------------------------------------------------- E */
+
+typedef struct counter {
+    long live_blocks;
+    long long live_bytes;
+    int fail; /* refuse every allocation while set */
+} counter;
+
+static void *count_alloc(void *user, size_t size, size_t alignment)
+{
+    counter *c = user;
+    if (c->fail) {
+        return NULL;
+    }
+    size_t rounded = (size + alignment - 1u) / alignment * alignment;
+    void *p = aligned_alloc(alignment, rounded);
+    if (p != NULL) {
+        ++c->live_blocks;
+        c->live_bytes += (long long)size;
+    }
+    return p;
+}
+
+static void count_free(void *user, void *ptr, size_t size)
+{
+    counter *c = user;
+    --c->live_blocks;
+    c->live_bytes -= (long long)size;
+    free(ptr);
+}
+
+static void test_api(void)
+{
+    counter cnt = {0, 0, 0};
+    cloth_allocator hooks = {count_alloc, count_free, &cnt};
+    cloth_grid_desc desc;
+    cloth_t *cloth = NULL;
+    float scale = -1.0f;
+    cloth_grid_desc_init(&desc);
+    desc.allocator = &hooks;
+    CHECK_OK(cloth_create_grid(&desc, &cloth));
+    if (cloth == NULL) {
+        return;
+    }
+    CHECK_OK(cloth_get_tethers(cloth, &scale));
+    CHECK(scale == 0.0f); /* off by default */
+    CHECK_STATUS(cloth_set_tethers(NULL, 1.0f), CLOTH_ERR_INVALID_ARGUMENT);
+    CHECK_STATUS(cloth_get_tethers(NULL, &scale), CLOTH_ERR_INVALID_ARGUMENT);
+    CHECK_STATUS(cloth_get_tethers(cloth, NULL), CLOTH_ERR_INVALID_ARGUMENT);
+    CHECK_OK(cloth_set_tethers(cloth, 1.25f));
+    const float bad[] = {NAN, INFINITY, -INFINITY, -1.0f, 0.5f, 0.999f, 10.001f, 1e30f, -0.0001f};
+    for (size_t k = 0; k < sizeof bad / sizeof bad[0]; ++k) {
+        CHECK_STATUS(cloth_set_tethers(cloth, bad[k]), CLOTH_ERR_INVALID_ARGUMENT);
+        CHECK_OK(cloth_get_tethers(cloth, &scale));
+        CHECK(scale == 1.25f);
+    }
+    CHECK_OK(cloth_set_tethers(cloth, 1.0f));
+    CHECK_OK(cloth_set_tethers(cloth, 10.0f));
+    const long with_table = cnt.live_blocks;
+    CHECK_OK(cloth_set_tethers(cloth, 0.0f));
+    CHECK_OK(cloth_get_tethers(cloth, &scale));
+    CHECK(scale == 0.0f);
+    CHECK(cnt.live_blocks == with_table - 1); /* off frees the table */
+
+    /* the table comes from the host's allocator; a failure changes nothing */
+    const long long before = cnt.live_bytes;
+    cnt.fail = 1;
+    CHECK_STATUS(cloth_set_tethers(cloth, 2.0f), CLOTH_ERR_OUT_OF_MEMORY);
+    cnt.fail = 0;
+    CHECK_OK(cloth_get_tethers(cloth, &scale));
+    CHECK(scale == 0.0f);
+    CHECK(cnt.live_bytes == before);
+    CHECK_OK(cloth_set_tethers(cloth, 2.0f));
+    printf("E tether table: %lld bytes for %u particles (%.1f per particle)\n", cnt.live_bytes - before,
+           (unsigned)cloth_particle_count(cloth), (double)(cnt.live_bytes - before) / (double)cloth_particle_count(cloth));
+    CHECK(cnt.live_bytes - before <= 32 * (long long)cloth_particle_count(cloth) + 256);
+    CHECK_OK(cloth_pin(cloth, 0u, NULL));
+    CHECK_OK(cloth_step(cloth, 1.0f / 60.0f));
+    cloth_destroy(cloth);
+    CHECK(cnt.live_blocks == 0 && cnt.live_bytes == 0); /* nothing leaked */
+}
+
+int main(void)
+{
+    static const double out_side[3] = {0.3, 0.0, 0.6}, in_side[3] = {-0.3, 0.2, 0.6};
+    test_every_integrator();
+    test_pins_change();
+    test_rest_shape();
+    test_velocity(CLOTH_INTEGRATOR_EXPLICIT_EULER, out_side);
+    test_velocity(CLOTH_INTEGRATOR_XPBD, out_side);
+    test_velocity(CLOTH_INTEGRATOR_EXPLICIT_EULER, in_side);
+    test_api();
+    return test_finish("test_tethers");
+}
