@@ -81,3 +81,19 @@ clothsim_ctest() {
     clothsim_log "test ${dir#"$CLOTHSIM_ROOT"/}"
     ctest --test-dir "$dir" --output-on-failure -j "$CLOTHSIM_JOBS" "$@"
 }
+
+# Stage timing for scripts/test. clothsim_stage_done NAME prints how long the
+# stage that just ended took (since the previous call, or since this file was
+# sourced) and keeps it for clothsim_stage_summary, which prints them all.
+CLOTHSIM_STAGE_START=$SECONDS
+CLOTHSIM_STAGE_TIMES=()
+clothsim_stage_done() {
+    local took=$((SECONDS - CLOTHSIM_STAGE_START))
+    CLOTHSIM_STAGE_TIMES+=("$(printf '%-10s %4d s' "$1" "$took")")
+    clothsim_log "stage $1 took ${took} s"
+    CLOTHSIM_STAGE_START=$SECONDS
+}
+clothsim_stage_summary() {
+    clothsim_log "time per stage (total ${SECONDS} s)"
+    printf '    %s\n' "${CLOTHSIM_STAGE_TIMES[@]}"
+}

@@ -22,8 +22,8 @@ static void usage(FILE *f)
             "  --headless                   render offscreen even with a display\n"
             "  --frames N                   headless: frames to render (default 300); window: quit after N\n"
             "  --fps N                      headless: frames per simulated second (default 30)\n"
-            "  --every N                    headless: write every N-th frame, 0 for none (default 1)\n"
-            "  --size WxH                   picture or window size (default 960x540 headless, 1280x720)\n"
+            "  --every N                    headless: write every N-th frame, 0 for none (default 2)\n"
+            "  --size WxH                   picture or window size (default 800x450 headless, 1280x720)\n"
             "  --supersample N              headless: render N times larger and average (default 2)\n"
             "  --no-hud                     no status text in the pictures\n"
             "  --out DIR                    where pictures and the OBJ go (default out/SCENE)\n"
@@ -50,7 +50,7 @@ static int parse_options(int argc, char **argv, app_options *o)
     o->integrator = -1;
     o->wind = -1;
     o->fps = 30;
-    o->every = 1;
+    o->every = 2;
     o->supersample = 2;
     o->smooth = 4u;
     o->hud = 1;
@@ -158,8 +158,8 @@ int main(int argc, char **argv)
     if (rc == 2) {
 #ifdef VIEWER_HAVE_OSMESA
         if (a.opt.width == 0) {
-            a.opt.width = 960;
-            a.opt.height = 540;
+            a.opt.width = 800;
+            a.opt.height = 450;
         }
         if (a.opt.frames == 0) {
             a.opt.frames = 300;

@@ -62,7 +62,6 @@ static const char *lit_fs =
     "uniform vec3 u_sky;\n"
     "uniform vec2 u_fog;\n"
     "uniform float u_shadow_alpha;\n"
-    "vec3 lin(vec3 c) { return pow(c, vec3(2.2)); }\n"
     /* 1 inside a stripe of `width` (a fraction of the period) centred on
      * every integer of x, filtered over the pixel's footprint. */
     "float band(float x, float width) {\n"
@@ -76,20 +75,19 @@ static const char *lit_fs =
     /* gingham: coloured threads cross white ones; where two coloured
      * stripes cross the colour is full, where one crosses white it is half */
     "        float s = 0.5 * (band(uv.x, 0.5) + band(uv.y, 0.5));\n"
-    "        return mix(lin(u_col_a), lin(u_col_b), s);\n"
+    "        return mix(u_col_a, u_col_b, s);\n"
     "    } else if (u_pattern == 1) {\n"
-    "        float s = band(uv.x, 0.16) + 0.5 * band(uv.x + 0.5, 0.05);\n"
-    "        return mix(lin(u_col_a), lin(u_col_b), clamp(s, 0.0, 1.0));\n"
+    "        return mix(u_col_a, u_col_b, band(uv.x, 0.1));\n"
     "    }\n"
     /* flag: (u, v) = (0, 0) at the top of the hoist */
-    "    vec3 c = lin(u_col_a);\n"
+    "    vec3 c = u_col_a;\n"
     "    float diag = abs(v_uv.x - (1.0 - v_uv.y)) * 0.7071;\n"
     "    float wd = fwidth(diag) + 1e-4;\n"
-    "    c = mix(c, lin(u_col_b), 1.0 - smoothstep(0.10 - wd, 0.10 + wd, diag));\n"
+    "    c = mix(c, u_col_b, 1.0 - smoothstep(0.10 - wd, 0.10 + wd, diag));\n"
     "    vec2 q = (v_uv - vec2(0.2, 0.3)) * vec2(1.53, 1.0);\n"
     "    float r = length(q);\n"
     "    float wr = fwidth(r) + 1e-4;\n"
-    "    c = mix(c, lin(u_col_c), 1.0 - smoothstep(0.15 - wr, 0.15 + wr, r));\n"
+    "    c = mix(c, u_col_c, 1.0 - smoothstep(0.15 - wr, 0.15 + wr, r));\n"
     "    return c;\n"
     "}\n"
     /* box-filtered checker (after I. Quilez), tile 1 */
@@ -102,8 +100,8 @@ static const char *lit_fs =
     "    if (u_mode == 3) { gl_FragColor = vec4(0.0, 0.0, 0.0, u_shadow_alpha); return; }\n"
     "    vec3 base;\n"
     "    if (u_mode == 1) base = cloth_colour();\n"
-    "    else if (u_mode == 2) base = mix(lin(u_col_a), lin(u_col_b), checker(v_world.xz / u_repeat.x));\n"
-    "    else base = lin(u_col_a);\n"
+    "    else if (u_mode == 2) base = mix(u_col_a, u_col_b, checker(v_world.xz / u_repeat.x));\n"
+    "    else base = u_col_a;\n"
     "    vec3 colour = base;\n"
     "    if (u_mode != 4) {\n"
     "        vec3 n = normalize(v_nrm);\n"
@@ -125,7 +123,7 @@ static const char *lit_fs =
     "        colour = base * (ambient + fill + diff * vec3(1.05, 1.0, 0.92)) + vec3(spec) + sheen * base;\n"
     "    }\n"
     "    float fog = clamp((length(v_world - u_eye) - u_fog.x) / (u_fog.y - u_fog.x), 0.0, 1.0);\n"
-    "    colour = mix(colour, lin(u_sky), fog);\n"
+    "    colour = mix(colour, u_sky, fog);\n"
     "    gl_FragColor = vec4(pow(colour, vec3(1.0 / 2.2)), 1.0);\n"
     "}\n";
 
@@ -437,12 +435,14 @@ static int cloth_sizes(const render_scene *s, uint32_t *rows, uint32_t *cols, ui
     return 0;
 }
 
-/* Point `target`'s buffer at a fresh store of `bytes` and map it; without
- * glMapBuffer, hand out a staging block to copy from afterwards. */
-static void *map_or_stage(renderer *r, GLenum target, size_t bytes, GLenum usage, int index)
+/* Point `target`'s buffer at a fresh store of `bytes` and map it, setting
+ * *mapped; without glMapBuffer, hand out a staging block to upload from
+ * afterwards (and stop trying to map). NULL when out of memory. */
+static void *map_or_stage(renderer *r, GLenum target, size_t bytes, GLenum usage, int index, int *mapped)
 {
     gl.BufferData(target, (GLsizeiptr)bytes, NULL, usage); /* orphan: no wait on the last frame */
     void *p = r->mapped_ok ? gl.MapBuffer(target, GL_WRITE_ONLY) : NULL;
+    *mapped = p != NULL;
     if (p != NULL) {
         return p;
     }
@@ -460,11 +460,11 @@ static void *map_or_stage(renderer *r, GLenum target, size_t bytes, GLenum usage
     return *block;
 }
 
-static void unmap_or_upload(renderer *r, GLenum target, const void *staged, size_t bytes, GLenum usage)
+static void unmap_or_upload(GLenum target, const void *staged, size_t bytes, GLenum usage, int mapped)
 {
-    if (r->mapped_ok) {
-        gl.UnmapBuffer(target);
-    } else {
+    if (mapped) {
+        gl.UnmapBuffer(target); /* a lost store (GL_FALSE) is refilled next frame */
+    } else if (staged != NULL) {
         gl.BufferData(target, (GLsizeiptr)bytes, staged, usage);
     }
 }
@@ -479,14 +479,22 @@ static int update_cloth(renderer *r, const render_scene *s)
                          r->cloth_vertices != nv;
     const size_t vbytes = (size_t)nv * VERTEX_BYTES, ibytes = (size_t)nt * 3u * sizeof(uint32_t);
 
+    int v_mapped = 0, idx_mapped = 0;
     gl.BindBuffer(GL_ARRAY_BUFFER, r->cloth_vbo);
-    float *v = map_or_stage(r, GL_ARRAY_BUFFER, vbytes, GL_STREAM_DRAW, 0);
+    float *v = map_or_stage(r, GL_ARRAY_BUFFER, vbytes, GL_STREAM_DRAW, 0, &v_mapped);
     uint32_t *idx = NULL;
     if (topology) {
         gl.BindBuffer(GL_ELEMENT_ARRAY_BUFFER, r->cloth_ibo);
-        idx = map_or_stage(r, GL_ELEMENT_ARRAY_BUFFER, ibytes, GL_STATIC_DRAW, 1);
+        idx = map_or_stage(r, GL_ELEMENT_ARRAY_BUFFER, ibytes, GL_STATIC_DRAW, 1, &idx_mapped);
     }
     if (v == NULL || (topology && idx == NULL)) {
+        if (idx_mapped) {
+            gl.UnmapBuffer(GL_ELEMENT_ARRAY_BUFFER);
+        }
+        if (v_mapped) {
+            gl.BindBuffer(GL_ARRAY_BUFFER, r->cloth_vbo);
+            gl.UnmapBuffer(GL_ARRAY_BUFFER);
+        }
         fprintf(stderr, "viewer: out of memory\n");
         return -1;
     }
@@ -504,10 +512,10 @@ static int update_cloth(renderer *r, const render_scene *s)
         }
     }
     if (topology) {
-        unmap_or_upload(r, GL_ELEMENT_ARRAY_BUFFER, idx, ibytes, GL_STATIC_DRAW);
+        unmap_or_upload(GL_ELEMENT_ARRAY_BUFFER, idx, ibytes, GL_STATIC_DRAW, idx_mapped);
     }
     gl.BindBuffer(GL_ARRAY_BUFFER, r->cloth_vbo);
-    unmap_or_upload(r, GL_ARRAY_BUFFER, v, vbytes, GL_STREAM_DRAW);
+    unmap_or_upload(GL_ARRAY_BUFFER, v, vbytes, GL_STREAM_DRAW, v_mapped);
     if (st != CLOTH_OK) {
         fprintf(stderr, "viewer: reading the cloth back: %s\n", cloth_status_string(st));
         return -1;
@@ -539,6 +547,14 @@ static int update_cloth(renderer *r, const render_scene *s)
 }
 
 /* --- drawing ----------------------------------------------------------------------- */
+
+/* Colours are given in sRGB and lit in linear light: convert once here
+ * rather than per fragment (pow is dear in a software rasteriser). */
+static void set_colour(GLint location, const float srgb[3])
+{
+    const float lin[3] = {powf(srgb[0], 2.2f), powf(srgb[1], 2.2f), powf(srgb[2], 2.2f)};
+    gl.Uniform3fv(location, 1, lin);
+}
 
 static void set_model(const renderer *r, const float model[16])
 {
@@ -719,7 +735,7 @@ int render_draw(renderer *r, const render_scene *s, const render_view *v)
     gl.UniformMatrix4fv(r->u_viewproj, 1, GL_FALSE, vp);
     gl.Uniform3fv(r->u_eye, 1, v->eye);
     gl.Uniform3fv(r->u_light, 1, s->light_dir);
-    gl.Uniform3fv(r->u_sky, 1, s->sky);
+    set_colour(r->u_sky, s->sky);
     gl.Uniform2f(r->u_fog, 6.0f, 26.0f);
     gl.Uniform1f(r->u_shadow_alpha, 0.38f);
 
@@ -732,8 +748,8 @@ int render_draw(renderer *r, const render_scene *s, const render_view *v)
     v3_set(ground.b, 0.0f, 1.0f, 0.0f);
     ground.radius = ground.radius2 = 40.0f;
     gl.Uniform1i(r->u_mode, MODE_GROUND);
-    gl.Uniform3fv(r->u_col_a, 1, s->ground_a);
-    gl.Uniform3fv(r->u_col_b, 1, s->ground_b);
+    set_colour(r->u_col_a, s->ground_a);
+    set_colour(r->u_col_b, s->ground_b);
     gl.Uniform2f(r->u_repeat, s->ground_tile, s->ground_tile);
     if (r->stencil) {
         gl.Enable(GL_STENCIL_TEST);
@@ -783,16 +799,16 @@ int render_draw(renderer *r, const render_scene *s, const render_view *v)
             continue;
         }
         gl.Uniform1i(r->u_mode, sh->emissive ? MODE_EMISSIVE : MODE_SOLID);
-        gl.Uniform3fv(r->u_col_a, 1, sh->color);
+        set_colour(r->u_col_a, sh->color);
         draw_shape(r, sh, id);
     }
 
     /* the cloth */
     gl.Uniform1i(r->u_mode, MODE_CLOTH);
     gl.Uniform1i(r->u_pattern, (GLint)s->pattern);
-    gl.Uniform3fv(r->u_col_a, 1, s->cloth_a);
-    gl.Uniform3fv(r->u_col_b, 1, s->cloth_b);
-    gl.Uniform3fv(r->u_col_c, 1, s->cloth_c);
+    set_colour(r->u_col_a, s->cloth_a);
+    set_colour(r->u_col_b, s->cloth_b);
+    set_colour(r->u_col_c, s->cloth_c);
     gl.Uniform2f(r->u_repeat, s->repeat[0], s->repeat[1]);
     set_model(r, id);
     draw_cloth(r);

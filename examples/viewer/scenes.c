@@ -207,10 +207,10 @@ static void describe_drape(scene *s)
             bead->radius = 0.018f;
         }
     }
-    v3_set(s->cam_target, 0.0f, 0.5f, 0.0f);
+    v3_set(s->cam_target, 0.0f, 0.52f, 0.0f);
     s->cam_yaw = 0.62f;
     s->cam_pitch = 0.36f;
-    s->cam_dist = 2.8f;
+    s->cam_dist = 2.35f;
     /* a tablecloth is heavy (6.5 kg/m^2 here): it takes a strong wind */
     s->wind = (scene_wind){{0.958f, 0.0f, 0.287f}, 6.0f, {0.5f, 0.3f},
                            {{2.1f, 1.7f, 0.6f, 0.0f}, {3.7f, 2.9f, 0.4f, 1.1f}, {5.3f, 4.1f, 0.3f, 2.3f},
@@ -275,7 +275,7 @@ static void describe_curtain(scene *s)
     r->pattern = RENDER_STRIPES;
     v3_set(r->cloth_a, 0.62f, 0.10f, 0.16f);
     v3_set(r->cloth_b, 0.90f, 0.72f, 0.40f);
-    r->repeat[0] = 9.0f;
+    r->repeat[0] = 6.0f;
     r->repeat[1] = 1.0f;
     r->ground_tile = 0.4f;
     v3_set(r->ground_a, 0.56f, 0.40f, 0.27f);
@@ -335,10 +335,10 @@ static void describe_curtain(scene *s)
             sh->radius = CURTAIN_RING;
         }
     }
-    v3_set(s->cam_target, 0.72f, 1.2f, 0.1f);
-    s->cam_yaw = 0.34f;
-    s->cam_pitch = 0.10f;
-    s->cam_dist = 3.9f;
+    v3_set(s->cam_target, 0.62f, 1.25f, 0.1f);
+    s->cam_yaw = 0.38f;
+    s->cam_pitch = 0.12f;
+    s->cam_dist = 3.4f;
     s->wind = (scene_wind){{0.0f, 0.0f, 1.0f}, 1.4f, {0.5f, 0.25f},
                            {{2.3f, 1.1f, 0.5f, 0.0f}, {4.1f, 2.3f, 0.3f, 1.7f}, {1.7f, 0.7f, 0.4f, 3.1f},
                             {5.9f, 3.3f, 0.2f, 4.4f}}};
@@ -407,10 +407,10 @@ static void describe_flag(scene *s)
         v3_set(sh->a, flag_pole_x, flag_pole_top + 0.03f, 0.0f);
         sh->radius = 0.045f;
     }
-    v3_set(s->cam_target, 0.55f, 1.55f, 0.0f);
+    v3_set(s->cam_target, 0.5f, 1.6f, 0.0f);
     s->cam_yaw = 0.45f;
-    s->cam_pitch = 0.12f;
-    s->cam_dist = 3.0f;
+    s->cam_pitch = 0.10f;
+    s->cam_dist = 2.6f;
     s->wind = (scene_wind){{1.0f, 0.0f, 0.0f}, 6.0f, {0.2f, 0.1f},
                            {{2.1f, 1.7f, 0.9f, 0.0f}, {3.7f, 2.9f, 0.6f, 1.1f}, {5.3f, 4.1f, 0.4f, 2.3f},
                             {1.3f, 0.8f, 0.7f, 4.0f}}};
@@ -615,7 +615,7 @@ void scene_schedule(scene *s)
     } else if (s->kind == SCENE_CURTAIN) {
         if (!(s->schedule & 1u) && s->time >= 1.0) {
             s->schedule |= 1u;
-            s->open_target = 0.7f; /* most of the way: folds, and still some curtain to see */
+            s->open_target = 0.55f; /* half way: folds, and the window half open */
             note(s, "opening");
         }
     }

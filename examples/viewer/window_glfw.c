@@ -100,6 +100,14 @@ static void on_scroll(GLFWwindow *win, double dx, double dy)
     a->dist = a->dist < 0.5f ? 0.5f : (a->dist > 20.0f ? 20.0f : a->dist);
 }
 
+/* Whole framebuffer pixels per font pixel, so the status line (about 95
+ * characters of 6 font pixels) fits: 1 up to 1199 pixels wide, 2 to 1799... */
+static float hud_scale(int width)
+{
+    const int k = width / 600;
+    return (float)(k < 1 ? 1 : k);
+}
+
 /* Save the current framebuffer as a PNG (P), or as the final picture. */
 static int save_frame(app *a, int width, int height, int final)
 {
@@ -176,7 +184,7 @@ int app_run_window(app *a)
         int fw, fh;
         glfwGetFramebufferSize(win, &fw, &fh);
         if (fw > 0 && fh > 0) {
-            if (app_render(a, fw, fh, fw >= 2200 ? 3.0f : 2.0f, 1) != 0) {
+            if (app_render(a, fw, fh, hud_scale(fw), 1) != 0) {
                 rc = 1;
                 break;
             }

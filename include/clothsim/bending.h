@@ -39,7 +39,7 @@ extern "C" {
  * ::CLOTH_INTEGRATOR_WANTS_SPRING_FORCES (the hinge forces arrive in `f` with
  * the springs'). Implicit Euler treats them explicitly, so they keep the
  * explicit stability limit below even there. The position-based integrators
- * (PBD, semi-rigid) ignore them.
+ * (PBD, XPBD, semi-rigid) ignore them.
  *
  * Stability: the hinges are explicit in every integrator. On a flat square
  * grid of spacing s and particle mass m their highest angular frequency is

@@ -59,7 +59,8 @@ CLOTH_API void cloth_grid_desc_init(cloth_grid_desc *desc);
  *         `neighbours` other than 12 or 24, a
  *         `struct_size` smaller than the first version of the struct, or an
  *         allocator with only one hook; ::CLOTH_ERR_UNSUPPORTED for a
- *         `struct_size` larger than this library knows;
+ *         `struct_size` larger than this library knows or a non-zero
+ *         `reserved` word (a field this library does not have);
  *         ::CLOTH_ERR_OUT_OF_MEMORY if an allocation fails. On failure `*out`
  *         is set to NULL when `out` is not NULL.
  */

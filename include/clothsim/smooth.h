@@ -58,7 +58,8 @@ extern "C" {
  * arrays into the host's buffers, which (as in the rest of the API) may be
  * interleaved: a non-zero stride must be a multiple of 4 and at least 12, 0
  * means packed, and padding between records is never touched. Cost: about
- * 150 floating-point operations per output vertex.
+ * 300 floating-point operations per output vertex (a 32 x 32 grid at level
+ * 4, 15,625 vertices with normals, takes about 1 ms on one core).
  * @{
  */
 

@@ -112,8 +112,8 @@ typedef enum cloth_spring_type {
  * program's struct. `struct_size` must equal sizeof(cloth_grid_desc).
  */
 typedef struct cloth_grid_desc {
-    /** particles per column (the number of rows), >= 1. Default 32 */
-    uint32_t rows, cols;      /**< particles per column and per row; >= 1 each, rows * cols >= 2. Default 32 x 32 */
+    uint32_t rows;            /**< particles per column (the number of rows), >= 1. Default 32 */
+    uint32_t cols;            /**< particles per row, >= 1; rows * cols >= 2. Default 32 */
     float spacing;            /**< structural rest length in metres, > 0. Default 0.05 */
     float origin[3];          /**< position of particle (0, 0), metres. Default (0, 0, 0) */
     float u_axis[3];          /**< direction columns advance along. Default +x */

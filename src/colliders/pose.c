@@ -89,6 +89,9 @@ static void place_rotation(cloth_collider *c, float t, bool last, float inv_dt)
         for (int k = 0; k < 3; ++k) {
             axis[k] = dq[k] / s;
             c->w[k] = axis[k] * angle * inv_dt;
+            if (!isfinite(c->w[k])) {
+                c->w[k] = 0.0f; /* a dt too short to divide by: a teleport */
+            }
         }
     }
     if (last) {
@@ -120,6 +123,12 @@ void cloth_collider_place(cloth_collider *c, uint32_t substep, uint32_t substeps
          * stays bit for bit where it is, and the target is hit exactly */
         c->at.p[k] = last ? c->to.p[k] : c->from.p[k] + t * d;
         c->v[k] = d * inv_dt;
+        /* a jump too far for a float (or a dt too short to divide by) is a
+         * teleport: no velocity, and a path that stays finite */
+        if (!isfinite(c->v[k])) {
+            c->v[k] = 0.0f;
+            c->at.p[k] = last ? c->to.p[k] : (1.0f - t) * c->from.p[k] + t * c->to.p[k];
+        }
     }
     place_rotation(c, t, last, inv_dt);
     quat_matrix(c->at.q, c->m);

@@ -13,6 +13,7 @@
 # (--drop-private-types): the private struct behind cloth_t may change at
 # will, and a change to a public type that the private struct also holds is
 # then reported through the public function that takes it.
+cmake_minimum_required(VERSION 3.16)
 file(STRINGS ${HEADERS}/base.h major_line REGEX "^#define CLOTHSIM_VERSION_MAJOR [0-9]+$")
 string(REGEX MATCH "[0-9]+$" major "${major_line}")
 file(READ ${BASELINE} head LIMIT 400)

@@ -3,6 +3,7 @@
 # The shared library exports the cloth_* API and nothing else (hidden
 # visibility, CLOTH_API on each public function), and every function a
 # public header declares with CLOTH_API is there.
+cmake_minimum_required(VERSION 3.16)
 execute_process(COMMAND ${NM} -D --defined-only ${LIB}
   OUTPUT_VARIABLE out RESULT_VARIABLE rc)
 if(NOT rc EQUAL 0)

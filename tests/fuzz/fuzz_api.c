@@ -726,7 +726,8 @@ static void op_snapshot_corrupt(fz_world *w, fz *f)
     for (uint8_t e = 0; e < edits; ++e) {
         const uint16_t at = fz_u16(f);
         const uint8_t val = fz_u8(f);
-        buf[at % size] = (at & 0x8000u) ? val : (unsigned char)(buf[at % size] ^ (1u << (val & 7u)));
+        const unsigned flipped = buf[at % size] ^ (1u << (val & 7u));
+        buf[at % size] = (unsigned char)((at & 0x8000u) ? val : flipped);
     }
     const uint8_t how = fz_u8(f);
     if (how & 1u) {

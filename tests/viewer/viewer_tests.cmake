@@ -31,7 +31,7 @@ endif()
 # scene:frames at 30 per second:particles:triangles
 set(_viewer_cases
   "drape:240:1024:1922"
-  "curtain:150:1200:2262"
+  "curtain:60:1200:2262"
   "flag:120:384:690")
 foreach(_case IN LISTS _viewer_cases)
   string(REPLACE ":" ";" _case "${_case}")
