@@ -41,7 +41,11 @@ static cloth_status validate(const cloth_grid_desc *d, float u[3], float v[3])
     if (!(sin2 > 1e-8f)) { /* parallel axes: the grid would collapse to a line */
         return CLOTH_ERR_INVALID_ARGUMENT;
     }
-    /* Far-away particles must still have finite coordinates. */
+    /* Far-away particles must still have finite coordinates, and the longest
+     * stencil spring, (2, 2) at most 4 spacings, a finite rest length. */
+    if (!isfinite(4.0f * d->spacing)) {
+        return CLOTH_ERR_INVALID_ARGUMENT;
+    }
     float extent = d->spacing * (float)(d->rows > d->cols ? d->rows : d->cols);
     if (!isfinite(extent) || !isfinite(extent + fabsf(d->origin[0]) + fabsf(d->origin[1]) + fabsf(d->origin[2]))) {
         return CLOTH_ERR_INVALID_ARGUMENT;

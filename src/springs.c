@@ -22,11 +22,13 @@ void cloth_springs_rest(cloth_t *cloth, const float u[3], const float v[3], floa
 {
     for (int f = 0; f < CLOTH_GRID_FAMILIES; ++f) {
         float dc = (float)cloth_grid_families[f].dc, dr = (float)cloth_grid_families[f].dr;
-        float d[3];
+        double d[3];
         for (int k = 0; k < 3; ++k) {
-            d[k] = (dc * u[k] + dr * v[k]) * spacing;
+            d[k] = (double)((dc * u[k] + dr * v[k]) * spacing);
         }
-        cloth->family_rest[f] = sqrtf(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
+        /* squared in double: a huge spacing (build_grid.c keeps the length
+         * itself finite) must not overflow to an infinite rest length */
+        cloth->family_rest[f] = (float)sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
     }
 }
 

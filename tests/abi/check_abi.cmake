@@ -30,7 +30,7 @@ endif()
 file(MAKE_DIRECTORY ${WORK})
 set(current ${WORK}/current.abi)
 execute_process(COMMAND ${ABIDW} --headers-dir ${HEADERS} --drop-private-types --no-corpus-path
-                        --no-comp-dir-path --short-locs --type-id-style hash --out-file ${current} ${LIB}
+                        --no-comp-dir-path --no-show-locs --type-id-style hash --out-file ${current} ${LIB}
   RESULT_VARIABLE rc ERROR_VARIABLE err)
 if(NOT rc EQUAL 0)
   message(FATAL_ERROR "abidw failed (${rc}) on ${LIB}: ${err}\n(is it built with debug information?)")

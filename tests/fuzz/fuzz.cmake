@@ -9,6 +9,11 @@
 #   cmake -S . -B build/fuzz -DCMAKE_C_COMPILER=clang -DCLOTHSIM_BUILD_FUZZ=ON
 #   cmake --build build/fuzz --target fuzz_api
 #   build/fuzz/tests/fuzz_api -max_total_time=60 build/fuzz/corpus tests/fuzz/corpus
+# (scripts/test runs this, writing crash inputs to build/fuzz/crashes/). A
+# crash leaves its input as crash-<sha1>: replay it with FUZZ_API_TRACE=1 fuzz_api_replay
+# <file> to see every call, fix the bug, and commit the input to
+# tests/fuzz/regressions/ under a name that says what it broke.
+# tests/fuzz/make_corpus.py regenerates the seeds.
 set(CLOTHSIM_FUZZ_DIR ${CMAKE_CURRENT_LIST_DIR})
 
 add_executable(fuzz_api_replay ${CLOTHSIM_FUZZ_DIR}/fuzz_api.c)
