@@ -137,6 +137,36 @@ static cloth_status check_desc_version(uint32_t given, size_t known, const uint3
     return CLOTH_OK;
 }
 
+typedef cloth_status (*build_fn)(cloth_t *cloth, const void *desc);
+
+static cloth_status build_grid(cloth_t *cloth, const void *desc)
+{
+    return cloth_build_grid(cloth, desc);
+}
+
+static cloth_status build_mesh(cloth_t *cloth, const void *desc)
+{
+    return cloth_build_mesh(cloth, desc);
+}
+
+/* What both builders share once their desc is known to be non-NULL: the
+ * version check, the handle, the build, the default integrator. */
+static cloth_status create_from_desc(const void *desc, uint32_t struct_size, size_t known,
+                                     const uint32_t *reserved, size_t words, const cloth_allocator *hooks,
+                                     build_fn build, cloth_t **out)
+{
+    cloth_status s = check_desc_version(struct_size, known, reserved, words);
+    if (s != CLOTH_OK) {
+        return s;
+    }
+    cloth_t *cloth = NULL;
+    s = cloth_create_common(hooks, &cloth);
+    if (s != CLOTH_OK) {
+        return s;
+    }
+    return finish_create(cloth, build(cloth, desc), out);
+}
+
 cloth_status cloth_create_grid(const cloth_grid_desc *desc, cloth_t **out)
 {
     if (out == NULL) {
@@ -146,17 +176,8 @@ cloth_status cloth_create_grid(const cloth_grid_desc *desc, cloth_t **out)
     if (desc == NULL) {
         return CLOTH_ERR_INVALID_ARGUMENT;
     }
-    cloth_status s = check_desc_version(desc->struct_size, sizeof *desc, desc->reserved,
-                                        sizeof desc->reserved / sizeof desc->reserved[0]);
-    if (s != CLOTH_OK) {
-        return s;
-    }
-    cloth_t *cloth = NULL;
-    s = cloth_create_common(desc->allocator, &cloth);
-    if (s != CLOTH_OK) {
-        return s;
-    }
-    return finish_create(cloth, cloth_build_grid(cloth, desc), out);
+    return create_from_desc(desc, desc->struct_size, sizeof *desc, desc->reserved,
+                            sizeof desc->reserved / sizeof desc->reserved[0], desc->allocator, build_grid, out);
 }
 
 void cloth_mesh_desc_init(cloth_mesh_desc *desc)
@@ -178,17 +199,8 @@ cloth_status cloth_create_mesh(const cloth_mesh_desc *desc, cloth_t **out)
     if (desc == NULL) {
         return CLOTH_ERR_INVALID_ARGUMENT;
     }
-    cloth_status s = check_desc_version(desc->struct_size, sizeof *desc, desc->reserved,
-                                        sizeof desc->reserved / sizeof desc->reserved[0]);
-    if (s != CLOTH_OK) {
-        return s;
-    }
-    cloth_t *cloth = NULL;
-    s = cloth_create_common(desc->allocator, &cloth);
-    if (s != CLOTH_OK) {
-        return s;
-    }
-    return finish_create(cloth, cloth_build_mesh(cloth, desc), out);
+    return create_from_desc(desc, desc->struct_size, sizeof *desc, desc->reserved,
+                            sizeof desc->reserved / sizeof desc->reserved[0], desc->allocator, build_mesh, out);
 }
 
 void cloth_destroy(cloth_t *cloth)
