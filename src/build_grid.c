@@ -29,7 +29,7 @@ static cloth_status validate(const cloth_grid_desc *d, float u[3], float v[3])
     if (!(d->spacing > 0.0f) || !isfinite(d->spacing)) {
         return CLOTH_ERR_INVALID_ARGUMENT;
     }
-    if (!(d->particle_mass > 0.0f) || !isfinite(d->particle_mass)) {
+    if (!cloth_mass_ok(d->particle_mass)) {
         return CLOTH_ERR_INVALID_ARGUMENT;
     }
     if (!cloth_finite3(d->origin) || !cloth_normalise3(d->u_axis, u) || !cloth_normalise3(d->v_axis, v)) {

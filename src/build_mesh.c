@@ -54,7 +54,7 @@ static cloth_status validate(const cloth_mesh_desc *d, size_t *stride)
         return CLOTH_ERR_INVALID_ARGUMENT;
     }
     if (d->masses == NULL && d->inverse_masses == NULL &&
-        !(d->particle_mass > 0.0f && isfinite(d->particle_mass))) {
+        !cloth_mass_ok(d->particle_mass)) {
         return CLOTH_ERR_INVALID_ARGUMENT;
     }
     for (uint32_t i = 0; i < d->vertex_count; ++i) {
@@ -63,7 +63,7 @@ static cloth_status validate(const cloth_mesh_desc *d, size_t *stride)
         if (!cloth_finite3(v)) {
             return CLOTH_ERR_INVALID_ARGUMENT;
         }
-        if (d->masses != NULL && !(d->masses[i] > 0.0f && isfinite(d->masses[i]))) {
+        if (d->masses != NULL && !cloth_mass_ok(d->masses[i])) {
             return CLOTH_ERR_INVALID_ARGUMENT;
         }
         if (d->inverse_masses != NULL && !(d->inverse_masses[i] >= 0.0f && isfinite(d->inverse_masses[i]))) {

@@ -274,6 +274,13 @@ static inline void cloth_triangle(const cloth_t *cloth, uint32_t t, uint32_t out
     }
 }
 
+/* A mass the cloth can use: positive, finite, and with a finite inverse (a
+ * denormal mass such as 1e-45 kg would give an infinite inverse mass). */
+static inline bool cloth_mass_ok(float m)
+{
+    return m > 0.0f && isfinite(m) && isfinite(1.0f / m);
+}
+
 /* Unit vector of `in` into `out`; false for a zero or non-finite vector.
  * The length is taken in double so that huge or tiny inputs do not
  * overflow or underflow on the way. */

@@ -55,7 +55,8 @@ CLOTH_API void cloth_grid_desc_init(cloth_grid_desc *desc);
  *
  * @return ::CLOTH_ERR_INVALID_ARGUMENT for a NULL pointer, `rows` or `cols` of
  *         0, `rows * cols < 2` or more than 2^26 particles, a spacing or mass that
- *         is not finite and positive, a zero, non-finite or parallel axis,
+ *         is not finite and positive (or a mass so small that its inverse
+ *         overflows), a zero, non-finite or parallel axis,
  *         `neighbours` other than 12 or 24, a
  *         `struct_size` smaller than the first version of the struct, or an
  *         allocator with only one hook; ::CLOTH_ERR_UNSUPPORTED for a

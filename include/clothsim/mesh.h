@@ -61,7 +61,8 @@ CLOTH_API void cloth_mesh_desc_init(cloth_mesh_desc *desc);
  *         vertices or no triangle, a bad stride, a non-finite position, a
  *         triangle index >= `vertex_count`, a triangle that repeats a vertex
  *         or has zero area, both `masses` and `inverse_masses` given, a mass
- *         that is not finite and positive, more than 2^26 vertices, or a
+ *         that is not finite and positive (or whose inverse overflows), more
+ *         than 2^26 vertices, or a
  *         `struct_size` or allocator as for the grid;
  *         ::CLOTH_ERR_UNSUPPORTED for a larger `struct_size` than this library
  *         knows or a non-zero `reserved` word; ::CLOTH_ERR_OUT_OF_MEMORY. `*out` is NULL on failure.
