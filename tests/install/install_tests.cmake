@@ -67,7 +67,7 @@ add_test(NAME install_pkgconfig
   COMMAND "${CMAKE_COMMAND}"
     "-DPREFIX=${_clothsim_it_prefix}"
     "-DLIBDIR=${CMAKE_INSTALL_LIBDIR}"
-    "-DSOURCE=${_clothsim_it_dir}/pkgconfig/main.c"
+    "-DSOURCE=${_clothsim_it_dir}/consumer.c"
     "-DWORK_DIR=${_clothsim_it_work}/pkgconfig"
     "-DC_COMPILER=${CMAKE_C_COMPILER}"
     "-DC_FLAGS=${_clothsim_it_cflags}"

@@ -1,4 +1,4 @@
-# Build tests/install/pkgconfig/main.c with the flags `pkg-config clothsim`
+# Build tests/install/consumer.c with the flags `pkg-config clothsim`
 # gives for the installed prefix, then run it. Variables (all -D): PREFIX
 # LIBDIR SOURCE WORK_DIR C_COMPILER C_FLAGS LINKER_FLAGS EXPECTED_VERSION STATIC.
 foreach(var PREFIX LIBDIR SOURCE WORK_DIR C_COMPILER EXPECTED_VERSION)
