@@ -175,19 +175,22 @@ CLOTH_API cloth_status cloth_set_iterations(cloth_t *cloth, uint32_t iterations)
  *   stretch falls as iterations rise. The force stiffness k is not used.
  * - ::CLOTH_INTEGRATOR_SEMIRIGID, the curtain model (seed 003), grids only:
  *   `v' = (v + a h) exp(-c h)`; v' is projected so that no warp or weft link
- *   stretches at first order (an exact tridiagonal solve along every row, then
- *   every column); `x' = x + v' h`; a weft pass restores each row's links
- *   outward from its pins (or its middle); then one pass from row 0 down puts
- *   every particle at the warp rest length below the one above, exactly.
- *   After the colliders the warp pass runs again with each particle's contacts
- *   resolved in it, so warp links end every step at their rest length to float
- *   precision, with wind, collisions and moving pins. No iterative
- *   solve for positions, O(particles). Made for curtains: pin the top row
- *   (row 0). A column whose top is free is still a rigid chain, but only the
- *   weft links hold it up; a cloth hung from two corners does not come to rest
- *   (its row and column velocity projections, alternated four times, do not
- *   converge, and the motion that remains keeps swinging). Springs are not
- *   used: the cloth bends and shears freely.
+ *   stretches at first order, all links at once (conjugate gradients
+ *   preconditioned by exact tridiagonal solves along every row and column,
+ *   typically 4 to 6 iterations); `x' = x + v' h`; a weft pass restores each
+ *   row's links outward from its pins (or its middle); then one pass from
+ *   row 0 down puts every particle at the warp rest length below the one
+ *   above, exactly. After the colliders the warp pass runs again with each
+ *   particle's contacts resolved in it, so warp links end every step at their
+ *   rest length to float precision, with wind, collisions and moving pins.
+ *   No iterative solve for positions, O(particles). Made for curtains: pin
+ *   the top row (row 0). A column whose top is free is still a rigid chain,
+ *   held up only by the weft links. A cloth hung from two corners comes to
+ *   rest, but its top row, a chain between the pins at its full length,
+ *   sags a little and the weft links at its middle take up the difference
+ *   (measured: 1.2 cm and 0.6 % for a 15 x 16 cloth 0.7 m wide, weft links
+ *   elsewhere exact). Springs are not used: the cloth bends and shears
+ *   freely.
  * - ::CLOTH_INTEGRATOR_RELAXATION (seed 002's massless cloth): no inertia;
  *   each substep moves every free particle by `(f + m g) / (2 D)`, D the sum
  *   of `k / L0` over its springs, and sets velocities to zero. It converges to

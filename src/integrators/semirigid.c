@@ -258,8 +258,10 @@ static void warp_positions(const cloth_t *cloth, const cloth_step_view *s, float
  * block-diagonal halves, every row's weft chain and every column's warp chain
  * (tridiagonal, factored once per substep, the exact chain solves of before).
  * The halves couple only through n_weft . n_warp at shared particles, zero
- * for an undistorted grid, so few iterations are needed (measured on the two
- * corner cloth: 4 to reach 1e-4, warm-started from the last substep).
+ * for an undistorted grid, so few iterations are needed (see CG_TOLERANCE).
+ * Each substep starts from lambda = 0: a warm start from the last substep's
+ * would be state that cloth_save_state() does not hold, and a run replayed
+ * from a snapshot must be bitwise the one it was saved from.
  *
  * Not done: feeding the length error back into this solve (Baumgarte). The
  * top row hung between two pins is a straight chain at full length, whose
@@ -316,7 +318,8 @@ static void links_setup(const cloth_t *cloth, const cloth_step_view *s, float *c
                 lo[k] = -wp * (nx[p] * nx[k] + ny[p] * ny[k] + nz[p] * nz[k]);
                 diag -= lo[k] * cp[p];
             }
-            if (!(diag > 1e-12f * (wk + wp)) || !(wk + wp > 0.0f) || nx[k] * nx[k] + ny[k] * ny[k] + nz[k] * nz[k] == 0.0f) {
+            const bool no_direction = nx[k] == 0.0f && ny[k] == 0.0f && nz[k] == 0.0f;
+            if (!(diag > 1e-12f * (wk + wp)) || !(wk + wp > 0.0f) || no_direction) {
                 lo[k] = 0.0f; /* both ends pinned, or a degenerate link: left out */
                 continue;
             }
@@ -382,7 +385,6 @@ static void gather(const cloth_t *cloth, const cloth_step_view *s, float *const 
     for (int f = 0; f < 2; ++f) {
         const float *nx = fam(a, f, F_NX), *ny = fam(a, f, F_NY), *nz = fam(a, f, F_NZ);
         float *y = fam(a, f, out);
-        y[0] = 0.0f;
         for (uint32_t k = 0; k < off[f] && k < s->count; ++k) {
             y[k] = 0.0f;
         }
@@ -419,9 +421,6 @@ enum { CG_MAX_ITERATIONS = 16 };
 static void project_velocities(const cloth_t *cloth, const cloth_step_view *s, float *const *a)
 {
     links_setup(cloth, s, a);
-    /* lambda starts at 0, not at the last substep's: a cloth's saved state
-     * (snapshot.c) holds no integrator state, and a replay from it must be
-     * bitwise the run it was saved from */
     for (int f = 0; f < 2; ++f) {
         memset(fam(a, f, F_LAM), 0, (size_t)s->count * sizeof(float));
     }
