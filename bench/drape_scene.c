@@ -140,5 +140,8 @@ void drape_scene_quality(const drape_scene *scene, cloth_status status, drape_qu
     }
     drape_quality_of(p, n, status == CLOTH_OK, q);
     free(p);
-    q->bytes_per_particle = 0.0; /* filled in by the library's stats when available */
+    cloth_stats stats; /* everything the cloth holds through its allocator, per particle */
+    cloth_stats_init(&stats);
+    q->bytes_per_particle =
+        cloth_get_stats(scene->cloth, &stats) == CLOTH_OK ? (double)stats.memory_bytes / ((double)n * n) : 0.0;
 }

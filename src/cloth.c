@@ -69,7 +69,9 @@ cloth_status cloth_create_common(const cloth_allocator *hooks, cloth_t **out)
         return CLOTH_ERR_OUT_OF_MEMORY;
     }
     memset(cloth, 0, sizeof *cloth);
-    cloth->alloc = alloc;
+    cloth->mem.host = alloc;
+    cloth->mem.live_bytes = sizeof *cloth;
+    cloth_mem_account_hooks(&cloth->mem, &cloth->alloc);
     set_default_params(cloth);
     *out = cloth;
     return CLOTH_OK;
@@ -208,7 +210,7 @@ void cloth_destroy(cloth_t *cloth)
     if (cloth == NULL) {
         return;
     }
-    cloth_allocator alloc = cloth->alloc;
+    const cloth_allocator host = cloth->mem.host; /* the account dies with the cloth */
     cloth_integrator_release(cloth);
     cloth_mesh_free(cloth);
     cloth_pins_free(cloth);
@@ -216,6 +218,6 @@ void cloth_destroy(cloth_t *cloth)
     cloth_forces_free(cloth);
     cloth_bending_free(cloth);
     cloth_tethers_free(cloth);
-    cloth_mem_free(&alloc, cloth->block, cloth->block_bytes);
-    cloth_mem_free(&alloc, cloth, sizeof *cloth);
+    cloth_mem_free(&cloth->alloc, cloth->block, cloth->block_bytes);
+    cloth_mem_free(&host, cloth, sizeof *cloth);
 }

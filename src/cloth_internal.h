@@ -79,8 +79,19 @@ typedef struct cloth_air {
     float density, drag, lift;
 } cloth_air;
 
+/* The host's hooks and the bytes the cloth holds through them (platform/alloc.c). */
+typedef struct cloth_mem_account {
+    cloth_allocator host;
+    size_t live_bytes;
+} cloth_mem_account;
+
 struct cloth {
+    /* Every allocation goes through `alloc`, which forwards to mem.host and
+     * keeps mem.live_bytes; copies of it (integrator states keep one) count
+     * into the same cloth. The cloth struct itself is allocated and freed
+     * with mem.host directly, since the account lives inside it. */
     cloth_allocator alloc;
+    cloth_mem_account mem;
     void *block;        /* the one allocation holding every particle array */
     size_t block_bytes;
     cloth_particles p;
@@ -150,6 +161,9 @@ void *cloth_mem_alloc(const cloth_allocator *a, size_t size);
 void cloth_mem_free(const cloth_allocator *a, void *ptr, size_t size);
 bool cloth_allocator_valid(const cloth_allocator *a);
 void cloth_allocator_default(cloth_allocator *out);
+/* Make `out` an allocator that forwards to acct->host and keeps
+ * acct->live_bytes: the bytes requested and not yet freed. */
+void cloth_mem_account_hooks(cloth_mem_account *acct, cloth_allocator *out);
 
 /* build_grid.c */
 cloth_status cloth_build_grid(cloth_t *cloth, const cloth_grid_desc *desc);
@@ -200,6 +214,11 @@ void cloth_pins_free(cloth_t *cloth);
  * every free particle onto its tethers (after the integrator), free both. */
 cloth_status cloth_tethers_capture_rest(cloth_t *cloth);
 void cloth_tethers_apply(cloth_t *cloth);
+/* The same in two parts, for a caller that splits the particles: prepare
+ * once per substep (false: nothing to do), then apply to ranges that cover
+ * [0, count) in any split, on any threads; the result is the same. */
+bool cloth_tethers_prepare(cloth_t *cloth);
+void cloth_tethers_apply_range(cloth_t *cloth, uint32_t begin, uint32_t end);
 void cloth_tethers_free(cloth_t *cloth);
 
 /* colliders/ */

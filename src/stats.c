@@ -14,9 +14,13 @@
 #include <string.h>
 #include <time.h>
 
-/* The first (and so far only) version of cloth_stats ends with
- * watchdog_kinetic_energy. */
+/* The first version of cloth_stats ends with watchdog_kinetic_energy.
+ * Later fields took the place of reserved words, so the size stays. */
 #define STATS_V1_SIZE (offsetof(cloth_stats, watchdog_kinetic_energy) + sizeof(float))
+_Static_assert(sizeof(cloth_stats) == STATS_V1_SIZE + 16u * sizeof(uint32_t),
+               "cloth_stats keeps its size within a major version");
+_Static_assert(offsetof(cloth_stats, memory_bytes) == STATS_V1_SIZE,
+               "memory_bytes takes the first two reserved words");
 
 float cloth_measure_to_float(double v)
 {
@@ -160,6 +164,7 @@ cloth_status cloth_get_stats(const cloth_t *cloth, cloth_stats *out)
     s.step_seconds = m->step_seconds;
     s.watchdog_max_strain = m->measured_strain;
     s.watchdog_kinetic_energy = m->measured_energy;
+    s.memory_bytes = (uint64_t)cloth->mem.live_bytes;
     /* only the fields of the caller's version of the struct */
     s.struct_size = out->struct_size;
     memcpy(out, &s, out->struct_size);

@@ -3,13 +3,15 @@
  * type, kinetic energy `sum 1/2 m |v|^2` over free particles, contacts of the
  * last substep, steps and wall time; a watchdog that reports (the step
  * stands, CLOTH_OK) or restores (the state before the step, time included,
- * and CLOTH_ERR_UNSTABLE).
+ * and CLOTH_ERR_UNSTABLE). memory_bytes equals, at every point of a cloth's
+ * life, what a counting allocator installed through the desc holds for it.
  */
 #include <clothsim/clothsim.h>
 
 #include "test_util.h"
 
 #include <float.h>
+#include <stdbool.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -256,6 +258,199 @@ static void counters_and_sizes(void)
     cloth_destroy(cloth);
 }
 
+/* memory_bytes: what the cloth holds through its allocator. A counting
+ * allocator installed through the desc sees every block; the figure must
+ * equal its live bytes exactly, at every point of a cloth's life. */
+typedef struct mem_counter {
+    long long live; /* bytes handed out and not yet returned */
+    long blocks;
+} mem_counter;
+
+static void *mem_alloc(void *user, size_t size, size_t alignment)
+{
+    mem_counter *c = user;
+    void *p = aligned_alloc(alignment, (size + alignment - 1u) / alignment * alignment);
+    if (p != NULL) {
+        c->live += (long long)size;
+        ++c->blocks;
+    }
+    return p;
+}
+
+static void mem_free(void *user, void *ptr, size_t size)
+{
+    mem_counter *c = user;
+    c->live -= (long long)size;
+    --c->blocks;
+    free(ptr);
+}
+
+static long long memory_of(const cloth_t *cloth)
+{
+    return (long long)get(cloth).memory_bytes;
+}
+
+static void wind_none(void *user, float time, uint32_t count, const float *positions, float *wind_velocity)
+{
+    (void)user;
+    (void)time;
+    (void)positions;
+    memset(wind_velocity, 0, 3u * sizeof(float) * count);
+}
+
+/* Every kind of allocation the API can cause, the figure checked after each. */
+static void memory_matches_allocator(cloth_t *cloth, const mem_counter *cnt, const char *what, bool grid)
+{
+    int mismatches = 0;
+#define SAME_AS_HOOKS()                                                                                            \
+    do {                                                                                                           \
+        mismatches += memory_of(cloth) != cnt->live;                                                               \
+        CHECK(memory_of(cloth) == cnt->live);                                                                      \
+    } while (0)
+    SAME_AS_HOOKS();
+    CHECK(memory_of(cloth) > 0);
+    for (int kind = 0; kind < 16; ++kind) { /* every integrator this cloth takes, each state */
+        (void)cloth_set_integrator(cloth, (cloth_integrator)kind);
+        SAME_AS_HOOKS();
+        CHECK_OK(cloth_step(cloth, k_dt));
+        SAME_AS_HOOKS();
+    }
+    CHECK_OK(cloth_set_integrator(cloth, CLOTH_INTEGRATOR_EXPLICIT_EULER));
+    const float centre[3] = {0.0f, -1.0f, 0.0f}, normal[3] = {0.0f, 1.0f, 0.0f};
+    cloth_collider_id ids[12];
+    for (int k = 0; k < 12; ++k) { /* past the colliders' first capacity */
+        CHECK_OK(cloth_add_sphere(cloth, centre, 0.1f, &ids[k]));
+        SAME_AS_HOOKS();
+    }
+    CHECK_OK(cloth_add_plane(cloth, centre, normal, &ids[0]));
+    SAME_AS_HOOKS();
+    const uint32_t n = cloth_particle_count(cloth);
+    for (uint32_t i = 0; i < n && i < 9u; ++i) { /* 1 to 9 pins: the grid's tethers change kind at 5 */
+        CHECK_OK(cloth_pin(cloth, i, NULL));
+        SAME_AS_HOOKS();
+        if (i == 1u) {
+            CHECK_OK(cloth_set_tethers(cloth, 1.1f));
+            SAME_AS_HOOKS();
+        }
+        const long long before_step = memory_of(cloth);
+        CHECK_OK(cloth_step(cloth, k_dt));
+        SAME_AS_HOOKS();
+        if (grid && i == 4u) { /* a fifth pin: the grid's tethers now keep a table, 32 bytes per particle */
+            CHECK(memory_of(cloth) - before_step >= 32 * (long long)n);
+        }
+    }
+    const long long with_table = memory_of(cloth);
+    for (uint32_t i = 2; i < n && i < 9u; ++i) {
+        CHECK_OK(cloth_unpin(cloth, i));
+        CHECK_OK(cloth_step(cloth, k_dt));
+        SAME_AS_HOOKS();
+    }
+    if (grid) { /* back to 2 pins: the table is gone */
+        CHECK(with_table - memory_of(cloth) >= 32 * (long long)n);
+    }
+    CHECK_OK(cloth_set_wind(cloth, wind_none, NULL));
+    CHECK_OK(cloth_step(cloth, k_dt));
+    SAME_AS_HOOKS();
+    CHECK_OK(cloth_set_bending_stiffness(cloth, 0.01f));
+    CHECK_OK(cloth_step(cloth, k_dt));
+    SAME_AS_HOOKS();
+    size_t size = 0;
+    CHECK_OK(cloth_state_size(cloth, &size));
+    unsigned char *snap = malloc(size);
+    if (snap != NULL) {
+        CHECK_OK(cloth_save_state(cloth, snap, size));
+        CHECK_OK(cloth_load_state(cloth, snap, size));
+        SAME_AS_HOOKS();
+        free(snap);
+    }
+    CHECK_OK(cloth_set_tethers(cloth, 0.0f));
+    SAME_AS_HOOKS();
+    for (int k = 0; k < 12; ++k) {
+        (void)cloth_remove_collider(cloth, ids[k]);
+    }
+    SAME_AS_HOOKS();
+    printf("memory: %s, %u particles: %lld bytes, %ld blocks, every figure equal to the hooks' (%d mismatches)\n",
+           what, (unsigned)n, memory_of(cloth), cnt->blocks, mismatches);
+#undef SAME_AS_HOOKS
+}
+
+static void memory(void)
+{
+    mem_counter cnt = {0, 0};
+    cloth_allocator hooks = {mem_alloc, mem_free, &cnt};
+    cloth_grid_desc desc;
+    cloth_grid_desc_init(&desc);
+    desc.rows = 16u;
+    desc.cols = 20u;
+    desc.allocator = &hooks;
+    cloth_t *grid = NULL;
+    CHECK_OK(cloth_create_grid(&desc, &grid));
+    if (grid != NULL) {
+        memory_matches_allocator(grid, &cnt, "grid", true);
+        cloth_destroy(grid);
+    }
+    CHECK(cnt.live == 0 && cnt.blocks == 0);
+
+    /* a mesh: the grid's shape as triangles */
+    cloth_grid_desc_init(&desc);
+    desc.rows = 8u;
+    desc.cols = 9u;
+    CHECK_OK(cloth_create_grid(&desc, &grid));
+    if (grid == NULL) {
+        return;
+    }
+    const uint32_t n = cloth_particle_count(grid), tris = cloth_triangle_count(grid);
+    float *pos = malloc(3u * sizeof(float) * n);
+    uint32_t *idx = malloc(3u * sizeof(uint32_t) * tris);
+    if (pos != NULL && idx != NULL) {
+        CHECK_OK(cloth_get_positions(grid, pos, 0));
+        CHECK_OK(cloth_get_triangles(grid, idx));
+        cloth_mesh_desc md;
+        cloth_mesh_desc_init(&md);
+        md.positions = pos;
+        md.vertex_count = n;
+        md.triangles = idx;
+        md.triangle_count = tris;
+        md.allocator = &hooks;
+        cloth_t *mesh = NULL;
+        CHECK_OK(cloth_create_mesh(&md, &mesh));
+        if (mesh != NULL) {
+            /* a mesh's tethers keep a table: 32 bytes per particle more */
+            const long long before = memory_of(mesh);
+            CHECK_OK(cloth_set_tethers(mesh, 1.0f));
+            const long long grown = memory_of(mesh) - before;
+            printf("memory: mesh tethers on: +%lld bytes for %u particles\n", grown, (unsigned)n);
+            CHECK(grown >= 32 * (long long)n && grown <= 32 * (long long)n + 256);
+            CHECK_OK(cloth_set_tethers(mesh, 0.0f));
+            CHECK(memory_of(mesh) == before);
+            memory_matches_allocator(mesh, &cnt, "mesh", false);
+            cloth_destroy(mesh);
+        }
+        CHECK(cnt.live == 0 && cnt.blocks == 0);
+    }
+    free(pos);
+    free(idx);
+
+    /* The default allocator is counted the same way, without hooks; a grid's
+     * tethers with at most 4 pins cost no bytes per particle. */
+    const long long before = memory_of(grid);
+    CHECK(before >= 64 * (long long)n);
+    CHECK_OK(cloth_pin(grid, 0u, NULL));
+    CHECK_OK(cloth_pin(grid, 8u, NULL));
+    const long long pinned = memory_of(grid);
+    CHECK_OK(cloth_set_tethers(grid, 1.0f));
+    CHECK_OK(cloth_step(grid, k_dt));
+    printf("memory: default 8 x 9 grid %lld bytes; 2 pins +%lld; tethers +%lld\n", before, pinned - before,
+           memory_of(grid) - pinned);
+    CHECK(memory_of(grid) - pinned < 64);
+    /* the reserved words the field came out of stay zero */
+    const cloth_stats s = get(grid);
+    for (size_t k = 0; k < sizeof s.reserved / sizeof s.reserved[0]; ++k) {
+        CHECK(s.reserved[k] == 0u);
+    }
+    cloth_destroy(grid);
+}
+
 /* An 8 x 8 default cloth stretched by sx and held there by pinning its
  * whole boundary (sx > 1), so its largest strain stays about sx - 1 step
  * after step; or moving at a uniform `speed` along x. */
@@ -378,5 +573,6 @@ int main(void)
     contacts();
     counters_and_sizes();
     watchdog();
+    memory();
     return test_finish("test_stats");
 }

@@ -20,12 +20,17 @@
  *  E. API: refusals change nothing; scale 0 switches off; the table is
  *     allocated through the cloth's allocator, an allocation failure is
  *     reported and changes nothing, and everything is freed.
+ *  F. A grid with at most 4 pins keeps no table: its particles end bitwise
+ *     where a grid with the table puts them, given the same tethers; a grid
+ *     whose table cannot be allocated agrees with one that has it to the
+ *     bit.
  */
 #include <clothsim/clothsim.h>
 
 #include "test_util.h"
 
 #include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -535,6 +540,145 @@ static void test_api(void)
     CHECK(cnt.live_blocks == 0 && cnt.live_bytes == 0); /* nothing leaked */
 }
 
+/* ---------------------------------------------------------------- F */
+
+/* A grid with at most 4 pins keeps no table: every particle is tethered to
+ * all pins, its rest distances computed from the grid's rows and columns
+ * when needed. With a fifth pin the grid keeps the table. Springs and air
+ * off, each particle moves under gravity and its own tethers alone, so the
+ * two can be compared particle by particle: four pins near one corner, and
+ * in the second cloth a fifth at the far corner. Every particle whose four
+ * nearest pins of the five are the four (the documented rule, computed here)
+ * has the same tethers both ways and must end bitwise where it ends in the
+ * cloth without the fifth pin, from pins that sway together (so that their
+ * balls keep overlapping and the particles stay taut on them). */
+static cloth_t *free_particles_grid(void)
+{
+    cloth_t *cloth = make_cloth();
+    if (cloth != NULL) {
+        for (int t = 0; t < 3; ++t) {
+            CHECK_OK(cloth_set_stiffness(cloth, (cloth_spring_type)t, 0.0f));
+        }
+        CHECK_OK(cloth_set_air_density(cloth, 0.0f));
+    }
+    return cloth;
+}
+
+static void sway(cloth_t *cloth, const uint32_t *pins, uint32_t n_pins, const float *rest_pos, int frame)
+{
+    for (uint32_t k = 0; k < n_pins; ++k) {
+        const float *p = &rest_pos[3u * pins[k]];
+        const float at[3] = {p[0] + 0.1f * sinf(0.2f * (float)frame), p[1], p[2] + 0.05f * cosf(0.3f * (float)frame)};
+        CHECK_OK(cloth_pin(cloth, pins[k], at));
+    }
+}
+
+static void test_grid_rule(float scale)
+{
+    static const uint32_t pins[5] = {0u, 3u, 2u * N + 1u, 3u * N + 4u, NP - 1u};
+    float rest_pos[3 * NP], a[3 * NP], b[3 * NP];
+    cloth_t *rule = free_particles_grid(), *table = free_particles_grid();
+    if (rule == NULL || table == NULL) {
+        cloth_destroy(rule);
+        cloth_destroy(table);
+        return;
+    }
+    CHECK_OK(cloth_get_positions(rule, rest_pos, 0));
+    CHECK_OK(cloth_set_tethers(rule, scale));
+    CHECK_OK(cloth_set_tethers(table, scale));
+    bool same_tethers[NP];
+    uint32_t compared = 0;
+    for (uint32_t i = 0; i < NP; ++i) {
+        uint32_t near[4];
+        const uint32_t got = nearest_pins(i, pins, 5u, near);
+        bool far = false;
+        for (uint32_t k = 0; k < got; ++k) {
+            far = far || near[k] == pins[4];
+        }
+        same_tethers[i] = !far && i != pins[4];
+        compared += same_tethers[i];
+    }
+    double moved = 0.0;
+    uint32_t differ = 0;
+    for (int f = 0; f < 60; ++f) {
+        sway(rule, pins, 4u, rest_pos, f);
+        sway(table, pins, 5u, rest_pos, f);
+        CHECK_OK(cloth_step(rule, 1.0f / 60.0f));
+        CHECK_OK(cloth_step(table, 1.0f / 60.0f));
+        CHECK_OK(cloth_get_positions(rule, a, 0));
+        CHECK_OK(cloth_get_positions(table, b, 0));
+        for (uint32_t i = 0; i < NP; ++i) {
+            if (same_tethers[i]) {
+                differ += memcmp(&a[3u * i], &b[3u * i], 3u * sizeof(float)) != 0;
+                const double dm = fabs((double)a[3u * i + 1u] - (double)rest_pos[3u * i + 1u]);
+                moved = dm > moved ? dm : moved;
+            }
+        }
+    }
+    double ratio = 0.0;
+    const double ex = excess(a, pins, 4u, scale, &ratio);
+    printf("F grid rule (4 pins, no table) vs table (a fifth pin far away), scale %.2f: %u of %u particles "
+           "compared, %u particle-frames differ over 60 frames; fell up to %.3f m; excess %+.3g m\n",
+           (double)scale, (unsigned)compared, (unsigned)NP, (unsigned)differ, moved, ex);
+    CHECK(compared >= NP / 3u);
+    CHECK(differ == 0u);
+    CHECK(moved > 0.1);   /* the tethers had work to do */
+    CHECK(ex <= LIMIT_TOL); /* and did it */
+    cloth_destroy(rule);
+    cloth_destroy(table);
+}
+
+/* A grid with more than 4 pins keeps a table; if it cannot be allocated when
+ * the pins first need it, the step picks each particle's nearest pins
+ * itself: the same state to the bit, whatever the allocator did. */
+static void test_table_fallback(void)
+{
+    counter cnt = {0, 0, 0};
+    cloth_allocator hooks = {count_alloc, count_free, &cnt};
+    cloth_grid_desc desc;
+    cloth_grid_desc_init(&desc);
+    desc.rows = desc.cols = N;
+    desc.spacing = SPACING;
+    desc.particle_mass = 0.05f;
+    cloth_t *table = make_cloth(), *scan = NULL;
+    desc.allocator = &hooks;
+    CHECK_OK(cloth_create_grid(&desc, &scan));
+    if (table == NULL || scan == NULL) {
+        cloth_destroy(table);
+        cloth_destroy(scan);
+        return;
+    }
+    const float g[3] = {0.0f, -30.0f, 0.0f};
+    CHECK_OK(cloth_set_gravity(scan, g));
+    cloth_t *both[2] = {table, scan};
+    for (int m = 0; m < 2; ++m) {
+        CHECK_OK(cloth_set_integrator(both[m], CLOTH_INTEGRATOR_XPBD));
+        CHECK_OK(cloth_set_tethers(both[m], 1.05f));
+        for (uint32_t c = 0; c < N; c += 2u) { /* 6 pins along the top row */
+            CHECK_OK(cloth_pin(both[m], c, NULL));
+        }
+    }
+    cnt.fail = 1; /* the table is made at the first step */
+    const long long before = cnt.live_bytes;
+    float a[3 * NP], b[3 * NP];
+    for (int f = 0; f < 30; ++f) {
+        for (int m = 0; m < 2; ++m) {
+            CHECK_OK(cloth_step(both[m], 1.0f / 60.0f));
+        }
+    }
+    cnt.fail = 0;
+    CHECK(cnt.live_bytes == before); /* no table was made */
+    CHECK_OK(cloth_get_positions(table, a, 0));
+    CHECK_OK(cloth_get_positions(scan, b, 0));
+    CHECK(cloth_state_hash(table) == cloth_state_hash(scan));
+    CHECK(memcmp(a, b, sizeof a) == 0);
+    printf("F 6 pins, table vs no table (allocation refused): %s after 30 frames\n",
+           memcmp(a, b, sizeof a) == 0 ? "bitwise equal" : "DIFFERENT");
+    cloth_destroy(table);
+    cloth_destroy(scan);
+    CHECK(cnt.live_blocks == 0 && cnt.live_bytes == 0);
+}
+
 int main(void)
 {
     static const double out_side[3] = {0.3, 0.0, 0.6}, in_side[3] = {-0.3, 0.2, 0.6};
@@ -545,5 +689,8 @@ int main(void)
     test_velocity(CLOTH_INTEGRATOR_XPBD, out_side);
     test_velocity(CLOTH_INTEGRATOR_EXPLICIT_EULER, in_side);
     test_api();
+    test_grid_rule(1.0f);
+    test_grid_rule(1.1f);
+    test_table_fallback();
     return test_finish("test_tethers");
 }

@@ -43,10 +43,11 @@ extern "C" {
  *   one along the cloth, so keep `scale` above 1 there.
  * - Which pins: each free particle is tethered to the
  *   ::CLOTH_TETHERS_PER_PARTICLE pins nearest to it in the rest shape (ties
- *   go to the lower particle index). The table is rebuilt at the next step
- *   after a pin is added (cloth_pin() on a free particle) or released
- *   (cloth_unpin()), in O(particles x pins); moving a pin's target does not
- *   rebuild it.
+ *   go to the lower particle index); with at most that many pins, to all of
+ *   them. The choice is remade at the next step after a pin is added
+ *   (cloth_pin() on a free particle) or released (cloth_unpin()), in
+ *   O(particles x pins) where a table is kept (below); moving a pin's target
+ *   does not remake it.
  * - Several pins: a particle outside any of its tethers is moved to the
  *   nearest point that is within all of them (the intersection of up to 4
  *   balls, found exactly), and loses its outward velocity along each tether
@@ -59,17 +60,26 @@ extern "C" {
  *   ::CLOTH_INTEGRATOR_SEMIRIGID's keeps its warp links exact, which on a
  *   cloth hung from two corners leaves particles up to 0.3 % past their
  *   tethers (a curtain pinned along its top row is not affected).
- * - Memory: 32 bytes per particle while tethers are on (4 pins and rest
- *   distances); a mesh cloth keeps its creation positions (12 bytes per
- *   particle) from creation on, for this.
+ * - Memory and cost: a grid cloth with at most
+ *   ::CLOTH_TETHERS_PER_PARTICLE pins keeps nothing per particle (32 bytes
+ *   in all): its rest distances follow from the rows and columns, and a
+ *   quick float test per particle and pin skips the particles well inside
+ *   their tethers. A mesh cloth, or a grid with more pins, keeps a table of
+ *   each particle's pins and rest distances, 32 bytes per particle; a grid
+ *   makes or drops it at the first step after its pins cross that count
+ *   (should that allocation fail, the step picks each particle's pins
+ *   itself, slower, with the same result). A mesh cloth keeps its creation
+ *   positions (12 bytes per particle) from creation on, for this. Both ways
+ *   give the same results to the bit. See cloth_stats::memory_bytes.
  *
  * @param cloth the cloth
- * @param scale 0 switches tethers off (the default) and frees their table;
+ * @param scale 0 switches tethers off (the default) and frees their memory;
  *        otherwise in [1, 10]: 1 allows no stretch at all away from the pins,
  *        1.1 allows 10 %.
  * @return ::CLOTH_ERR_INVALID_ARGUMENT for a NULL cloth or a `scale` that is
  *         neither 0 nor in [1, 10] (NaN included);
- *         ::CLOTH_ERR_OUT_OF_MEMORY if the table cannot be allocated. On
+ *         ::CLOTH_ERR_OUT_OF_MEMORY if what they need now (a table, where
+ *         one is kept, and a small header) cannot be allocated. On
  *         failure the tethers stay as they were.
  */
 CLOTH_API cloth_status cloth_set_tethers(cloth_t *cloth, float scale);

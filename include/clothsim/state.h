@@ -185,7 +185,21 @@ typedef struct cloth_stats {
      */
     float watchdog_max_strain;
     float watchdog_kinetic_energy; /**< see watchdog_max_strain */
-    uint32_t reserved[16];         /**< zero: room for fields added within this major version */
+    /**
+     * Bytes the cloth holds now through its allocator (the desc's
+     * `allocator`, or malloc): the sum of the sizes passed to its `alloc`
+     * hook less those passed back to `free`, for every block it holds: the
+     * handle, the particle arrays, a mesh's tables, the integrator's state,
+     * tethers, pins, colliders, hinges, the thread pool and hook buffers.
+     * Not counted: what an allocator adds around a block (headers, rounding
+     * to the alignment), the host's own buffers, a custom integrator's state
+     * unless it allocated through the cloth, and threads' stacks. Memory
+     * that grows lazily (a tether table needed after more pins were added)
+     * shows after the next cloth_step(). A library older than this field
+     * leaves it 0. Divide by cloth_particle_count() for bytes per particle.
+     */
+    uint64_t memory_bytes;
+    uint32_t reserved[14];         /**< zero: room for fields added within this major version */
 } cloth_stats;
 
 /** Zero `stats` and set `struct_size`. A NULL `stats` is ignored. */

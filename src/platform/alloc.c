@@ -63,3 +63,31 @@ void cloth_mem_free(const cloth_allocator *a, void *ptr, size_t size)
         a->free(a->user, ptr, size == 0 ? 1 : size);
     }
 }
+
+/* The accounting layer under a cloth's allocations, so that
+ * cloth_get_stats() can say what the cloth holds without every room of src/
+ * keeping its own tally. It counts the sizes the host's hooks are given,
+ * which is also what they are given back on free. */
+static void *account_alloc(void *user, size_t size, size_t alignment)
+{
+    cloth_mem_account *acct = user;
+    void *p = acct->host.alloc(acct->host.user, size, alignment);
+    if (p != NULL) {
+        acct->live_bytes += size;
+    }
+    return p;
+}
+
+static void account_free(void *user, void *ptr, size_t size)
+{
+    cloth_mem_account *acct = user;
+    acct->host.free(acct->host.user, ptr, size);
+    acct->live_bytes -= size;
+}
+
+void cloth_mem_account_hooks(cloth_mem_account *acct, cloth_allocator *out)
+{
+    out->alloc = account_alloc;
+    out->free = account_free;
+    out->user = acct;
+}
