@@ -50,6 +50,8 @@ static void set_default_params(cloth_t *cloth)
     cloth->substeps = default_substeps;
     cloth->iterations = default_iterations;
     cloth->next_collider_id = 1u;
+    cloth->tasks.threads = 1u;
+    cloth->forces_dirty = true;
     cloth_forces_defaults(cloth);
 }
 
@@ -211,6 +213,7 @@ void cloth_destroy(cloth_t *cloth)
         return;
     }
     const cloth_allocator host = cloth->mem.host; /* the account dies with the cloth */
+    cloth_tasks_release(cloth);
     cloth_integrator_release(cloth);
     cloth_mesh_free(cloth);
     cloth_pins_free(cloth);

@@ -11,6 +11,7 @@
 #include <stdbool.h>
 
 #include "monitor.h"
+#include "tasks.h"
 
 /* Arrays of particle data start on this boundary so that SIMD loads of 8
  * floats never straddle it. */
@@ -142,10 +143,12 @@ struct cloth {
     cloth_air air;
     cloth_force_fn force_fn;
     void *force_user;
+    bool forces_dirty; /* the force arrays may be non-zero (forces.c) */
     float *hook_buf; /* packed xyz scratch the hooks read and write */
     size_t hook_buf_bytes;
 
     cloth_monitor monitor; /* statistics and watchdog (monitor.h) */
+    cloth_tasks tasks;     /* where the parallel passes run (tasks.h) */
 
     struct cloth_bending *bending; /* bending.c: dihedral hinges, NULL until first switched on */
 
@@ -221,12 +224,19 @@ bool cloth_tethers_prepare(cloth_t *cloth);
 void cloth_tethers_apply_range(cloth_t *cloth, uint32_t begin, uint32_t end);
 void cloth_tethers_free(cloth_t *cloth);
 
+/* integrators/xpbd.c: make or free the grid solver's lambdas after
+ * cloth_set_iterations() (they exist only with more than one iteration). */
+cloth_status cloth_xpbd_iterations_changed(cloth_t *cloth);
+
 /* colliders/ */
 /* Place every collider for the end of substep `substep` (1-based) of
  * `substeps` in a step of dt seconds; the step calls it before each
  * substep's forces. */
 void cloth_colliders_begin_substep(cloth_t *cloth, uint32_t substep, uint32_t substeps, float dt);
-void cloth_colliders_apply(cloth_t *cloth);
+/* Resolve particles [begin, end) against every collider and return the
+ * contacts: ranges may run on different threads, since a particle's response
+ * reads and writes only itself and the colliders. */
+uint32_t cloth_colliders_apply_range(cloth_t *cloth, uint32_t begin, uint32_t end);
 /* Resolve one particle against every collider, for integrators that
  * interleave contacts with their own constraints (cloth_step_view). */
 void cloth_colliders_apply_one(cloth_t *cloth, uint32_t i);

@@ -66,8 +66,13 @@ cloth_status cloth_set_iterations(cloth_t *cloth, uint32_t iterations)
     if (cloth == NULL || iterations < 1u || iterations > CLOTH_MAX_ITERATIONS) {
         return CLOTH_ERR_INVALID_ARGUMENT;
     }
+    const uint32_t before = cloth->iterations;
     cloth->iterations = iterations;
-    return CLOTH_OK;
+    cloth_status s = cloth_xpbd_iterations_changed(cloth);
+    if (s != CLOTH_OK) {
+        cloth->iterations = before;
+    }
+    return s;
 }
 
 cloth_status cloth_set_constraint_stiffness(cloth_t *cloth, cloth_spring_type type, float s)

@@ -3,7 +3,8 @@
  *
  *   keep the state (for rollback); pins record where they start
  *   per substep: pins and colliders placed -> forces -> integrator -> pins
- *                -> collisions -> finish
+ *                -> tethers and collisions (in parallel over particle
+ *                ranges) -> finish
  *   finite check: restore the kept state on NaN/Inf
  *
  * Pins are placed before the integrator so that position-based integrators
@@ -51,6 +52,47 @@ static void collide_one(void *ctx, uint32_t index)
     cloth_colliders_apply_one((cloth_t *)ctx, index);
 }
 
+/* Particles per task item of the per-particle passes. */
+#define PARTICLES_PER_ITEM 4096u
+
+typedef struct constrain_pass {
+    cloth_t *cloth;
+    bool tethers;
+    uint32_t contacts[CLOTH_MAX_THREADS]; /* per worker: a worker runs one range at a time */
+} constrain_pass;
+
+static void constrain_range(uint32_t begin, uint32_t end, uint32_t worker, void *ctx)
+{
+    constrain_pass *pass = ctx;
+    const uint32_t first = begin * PARTICLES_PER_ITEM, last = end * PARTICLES_PER_ITEM;
+    if (pass->tethers) {
+        cloth_tethers_apply_range(pass->cloth, first, last);
+    }
+    /* the host promises worker < its worker count <= CLOTH_MAX_THREADS */
+    pass->contacts[worker % CLOTH_MAX_THREADS] += cloth_colliders_apply_range(pass->cloth, first, last);
+}
+
+/* Tethers, then colliders, on every free particle. A particle reads only
+ * itself, the pins and the colliders here, so ranges run in parallel and
+ * doing both stages per range is the same as doing them one after the
+ * other over all particles. */
+static void constrain(cloth_t *cloth)
+{
+    constrain_pass pass;
+    memset(&pass, 0, sizeof pass);
+    pass.cloth = cloth;
+    pass.tethers = cloth_tethers_prepare(cloth);
+    if (pass.tethers || cloth->collider_count > 0u) {
+        const uint32_t items = (cloth->count + PARTICLES_PER_ITEM - 1u) / PARTICLES_PER_ITEM;
+        cloth_parallel_for(cloth, constrain_range, items, 1u, &pass);
+    }
+    uint32_t contacts = 0u;
+    for (uint32_t k = 0; k < CLOTH_MAX_THREADS; ++k) {
+        contacts += pass.contacts[k];
+    }
+    cloth->monitor.contacts = contacts; /* cloth_get_stats() reports the last substep's */
+}
+
 static cloth_step_view make_view(cloth_t *cloth, float h, uint32_t substeps)
 {
     cloth_step_view v;
@@ -89,14 +131,14 @@ static cloth_status substep(cloth_t *cloth, cloth_step_view *view, uint32_t s, f
     cloth_forces_begin(cloth);
     if (vt->flags & CLOTH_INTEGRATOR_WANTS_SPRING_FORCES) {
         cloth_springs_accumulate(cloth);
+        cloth->forces_dirty = true;
     }
     cloth_status st = vt->step(cloth->integ_user, cloth->integ_state, view);
     if (st != CLOTH_OK) {
         return st;
     }
     cloth_pins_apply(cloth, s + 1u, view->substeps, dt);
-    cloth_tethers_apply(cloth);
-    cloth_colliders_apply(cloth);
+    constrain(cloth);
     if (vt->finish != NULL) {
         st = vt->finish(cloth->integ_user, cloth->integ_state, view);
     }

@@ -233,10 +233,12 @@ static void test_iteration_independence(void)
             /* one sweep stretches more, by at most B's bound (0.217) */
             CHECK(e >= force_model && e <= force_model * (1.0 + bound));
         } else {
-            /* Converged statics are the force model's; 1 % covers the last of
-             * the transient in both runs (<1e-4) and the Gauss-Seidel residual
-             * left after 2 sweeps (measured 0.5 %). */
-            CHECK_NEAR(e, force_model, 0.01 * force_model);
+            /* Converged statics are the force model's. The tolerance covers
+             * the last of the transient in both runs (<1e-4) and the
+             * Gauss-Seidel residual: after 2 sweeps in the grid's row-block
+             * order it is 1.56 % (measured), after 8 it is 0.05 %. */
+            const double tol = sweeps[s] == 2u ? 0.02 : 0.002;
+            CHECK_NEAR(e, force_model, tol * force_model);
         }
     }
     double pbd_lo = 1e9, pbd_hi = 0.0;

@@ -101,20 +101,69 @@ static bool collide(cloth_t *cloth, const cloth_collider *c, cloth_shape_fn shap
     return true;
 }
 
-void cloth_colliders_apply(cloth_t *cloth)
+/* Radius of a ball about the frame's origin outside which the shape cannot
+ * touch a particle (thickness included), or infinity (the plane). Capsule
+ * and cylinder run from the origin along `axis`. Grown by a part in 1e4 so
+ * that rounding in the frame change can never cull a real contact. */
+static float reach_of(const cloth_collider *c)
+{
+    float r = INFINITY;
+    const float len = sqrtf(cloth_dot3(c->axis, c->axis));
+    switch (c->kind) {
+    case CLOTH_COLLIDER_SPHERE:
+        r = c->size[0];
+        break;
+    case CLOTH_COLLIDER_ELLIPSOID:
+        r = fmaxf(c->size[0], fmaxf(c->size[1], c->size[2]));
+        break;
+    case CLOTH_COLLIDER_CAPSULE:
+    case CLOTH_COLLIDER_CYLINDER:
+        r = len + c->size[0];
+        break;
+    case CLOTH_COLLIDER_TORUS:
+        r = c->size[0] + c->size[1];
+        break;
+    case CLOTH_COLLIDER_PLANE:
+        break;
+    }
+    return (r + c->thickness) * 1.0001f;
+}
+
+/* Candidates are flagged a chunk at a time in a loop with no branch (it
+ * vectorises), and only they take the shape query: on a typical cloth most
+ * particles are nowhere near most colliders. */
+#define CULL_CHUNK 256u
+
+uint32_t cloth_colliders_apply_range(cloth_t *cloth, uint32_t begin, uint32_t end)
 {
     const float *w = cloth->p.w;
-    uint32_t contacts = 0u; /* cloth_get_stats() reports the last pass's */
+    uint32_t contacts = 0u;
+    unsigned char near[CULL_CHUNK];
+    end = end < cloth->count ? end : cloth->count;
     for (uint32_t k = 0; k < cloth->collider_count; ++k) {
         const cloth_collider *c = &cloth->colliders[k];
         const cloth_shape_fn shape = shape_of(c->kind);
-        for (uint32_t i = 0; i < cloth->count; ++i) {
-            if (w[i] > 0.0f) { /* pinned: the host decides where it is */
-                contacts += collide(cloth, c, shape, i) ? 1u : 0u;
+        const float reach = reach_of(c);
+        const float r2 = isfinite(reach) ? reach * reach : INFINITY;
+        const float cx = c->at.p[0], cy = c->at.p[1], cz = c->at.p[2];
+        for (uint32_t i0 = begin; i0 < end; i0 += CULL_CHUNK) {
+            const uint32_t n = end - i0 < CULL_CHUNK ? end - i0 : CULL_CHUNK;
+            const float *restrict x = cloth->p.x + i0, *restrict y = cloth->p.y + i0, *restrict z = cloth->p.z + i0;
+            const float *restrict wi = w + i0;
+            for (uint32_t j = 0; j < n; ++j) {
+                const float dx = x[j] - cx, dy = y[j] - cy, dz = z[j] - cz;
+                /* NaN distances pass, so a blown-up particle still reaches the shape */
+                near[j] = (unsigned char)(!((dx * dx + dy * dy) + dz * dz >= r2) & (wi[j] > 0.0f));
+            }
+            for (uint32_t j = 0; j < n; ++j) {
+                /* pinned particles (w = 0) are where the host put them */
+                if (near[j]) {
+                    contacts += collide(cloth, c, shape, i0 + j) ? 1u : 0u;
+                }
             }
         }
     }
-    cloth->monitor.contacts = contacts;
+    return contacts;
 }
 
 void cloth_colliders_apply_one(cloth_t *cloth, uint32_t i)

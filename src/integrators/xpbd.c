@@ -40,13 +40,13 @@
  *
  * Gauss-Seidel over a colouring: within a colour no two springs share a
  * particle, so a colour is a data-parallel loop whose result does not depend
- * on its order (or on how it is split between threads). A grid stencil family
- * (dr, dc) splits in two by parity: with dr = 0 by (c / dc) mod 2, otherwise
- * by (r / dr) mod 2, since the springs at (r, c) and (r, c) + (dr, dc) are the
- * only ones of the family sharing a particle. A mesh's springs are coloured
- * greedily once, when the integrator is installed.
+ * on its order. A grid runs in xpbd_grid.c (rows of stencil springs, the
+ * vector kernel, blocks of rows for threads). A mesh's springs are coloured
+ * greedily once, when the integrator is installed, and solved here one
+ * colour after another.
  */
 #include "cloth_internal.h"
+#include "xpbd_grid.h"
 
 #include <string.h>
 
@@ -65,6 +65,8 @@ typedef struct xpbd_state {
     size_t lambda_count;
     size_t stride;
     xpbd_link *links;       /* mesh: springs grouped by colour */
+    xpbd_grid_solver grid;  /* grid: the kernel and the lambdas (made at the first step with iterations > 1) */
+    size_t grid_lambda_bytes;
     uint32_t *colour_begin; /* mesh: colour c is links [colour_begin[c], colour_begin[c + 1]) */
     uint32_t colours, link_count;
 } xpbd_state;
@@ -230,14 +232,27 @@ static cloth_status create_mesh_state(const cloth_t *cloth, xpbd_state **out)
     return s;
 }
 
+static cloth_status grid_lambdas(const cloth_t *cloth, xpbd_state *st);
+
 static cloth_status xpbd_create(void *user, const cloth_t *cloth, void **out)
 {
     (void)user;
     xpbd_state *st = NULL;
     cloth_status s;
     if (cloth->tris == NULL) {
-        const size_t lanes = CLOTH_ALIGN / sizeof(float);
-        s = make_state(cloth, (size_t)cloth->family_count * round_up(cloth->count, lanes), 0u, 0u, &st);
+        /* the grid path keeps its displacements in the velocity arrays */
+        st = cloth_mem_alloc(&cloth->alloc, sizeof *st);
+        s = st != NULL ? CLOTH_OK : CLOTH_ERR_OUT_OF_MEMORY;
+        if (st != NULL) {
+            memset(st, 0, sizeof *st);
+            st->alloc = cloth->alloc;
+            st->bytes = sizeof *st;
+            st->grid.kernel = cloth_xpbd_span_kernel(NULL);
+            s = grid_lambdas(cloth, st);
+            if (s != CLOTH_OK) {
+                cloth_mem_free(&cloth->alloc, st, sizeof *st);
+            }
+        }
     } else {
         s = create_mesh_state(cloth, &st);
     }
@@ -253,6 +268,7 @@ static void xpbd_destroy(void *user, void *state)
     xpbd_state *st = state;
     if (st != NULL) {
         cloth_allocator alloc = st->alloc;
+        cloth_mem_free(&alloc, st->grid.lambda, st->grid_lambda_bytes);
         cloth_mem_free(&alloc, st, st->bytes);
     }
 }
@@ -297,93 +313,6 @@ static inline void solve(const cloth_step_view *s, const xpbd_state *st, float *
     uz[j] -= pj * ez;
 }
 
-/* A run of n springs (i0 + k, j0 + k): a row of a family with dr > 0, whose
- * first ends lie in one grid row and second ends in another, so the two runs
- * do not overlap and every pointer below is the only way to its elements. */
-typedef struct span_side {
-    const float *x, *y, *z, *w;
-    float *ux, *uy, *uz;
-} span_side;
-
-static void solve_span(uint32_t n, span_side a, span_side b, float *restrict lambda, float rest, float alpha_tilde,
-                       float gamma)
-{
-    const float *restrict xi = a.x, *restrict yi = a.y, *restrict zi = a.z, *restrict wi = a.w;
-    const float *restrict xj = b.x, *restrict yj = b.y, *restrict zj = b.z, *restrict wj = b.w;
-    float *restrict uxi = a.ux, *restrict uyi = a.uy, *restrict uzi = a.uz;
-    float *restrict uxj = b.ux, *restrict uyj = b.uy, *restrict uzj = b.uz;
-    for (uint32_t k = 0; k < n; ++k) {
-        const float mx = uxi[k] - uxj[k], my = uyi[k] - uyj[k], mz = uzi[k] - uzj[k];
-        const float ex = (xi[k] - xj[k]) + mx, ey = (yi[k] - yj[k]) + my, ez = (zi[k] - zj[k]) + mz;
-        float len;
-        const float f = spring_factor(ex, ey, ez, mx, my, mz, wi[k] + wj[k], lambda[k], rest, alpha_tilde, gamma,
-                                      &len);
-        lambda[k] += f * len;
-        const float pi = wi[k] * f, pj = wj[k] * f;
-        uxi[k] += pi * ex;
-        uyi[k] += pi * ey;
-        uzi[k] += pi * ez;
-        uxj[k] -= pj * ex;
-        uyj[k] -= pj * ey;
-        uzj[k] -= pj * ez;
-    }
-}
-
-static span_side side_at(const cloth_step_view *s, const xpbd_state *st, uint32_t i)
-{
-    span_side side = {s->x + i, s->y + i, s->z + i, s->inv_mass + i, st->dx + i, st->dy + i, st->dz + i};
-    return side;
-}
-
-/* One colour of grid family f: rows (dr > 0) or column blocks (dr = 0) of
- * the given parity. */
-static void sweep_family_colour(const cloth_t *cloth, const cloth_step_view *s, const xpbd_state *st,
-                                float *lambda, uint32_t f, uint32_t parity, float alpha_tilde, float gamma)
-{
-    const cloth_grid_family *fam = &cloth_grid_families[f];
-    const float rest = cloth->family_rest[f];
-    const uint32_t cols = cloth->cols;
-    uint32_t begin, end, di;
-    for (uint32_t r = 0; cloth_family_row(cloth, f, r, &begin, &end, &di); ++r) {
-        if (fam->dr > 0) {
-            if (((r / (uint32_t)fam->dr) & 1u) == parity) {
-                solve_span(end - begin, side_at(s, st, begin), side_at(s, st, begin + di), lambda + begin, rest,
-                           alpha_tilde, gamma);
-            }
-            continue;
-        }
-        const uint32_t row = r * cols, adc = (uint32_t)(fam->dc < 0 ? -fam->dc : fam->dc);
-        for (uint32_t c = begin - row; c < end - row;) {
-            uint32_t block_end = (c / adc + 1u) * adc;
-            block_end = block_end < end - row ? block_end : end - row;
-            if (((c / adc) & 1u) == parity) {
-                for (uint32_t i = row + c; i < row + block_end; ++i) {
-                    solve(s, st, &lambda[i], i, i + di, rest, alpha_tilde, gamma);
-                }
-            }
-            c = block_end;
-        }
-    }
-}
-
-static void sweep_grid(const cloth_t *cloth, const cloth_step_view *s, const xpbd_state *st, const xpbd_coeffs *k)
-{
-    uint32_t slot = 0;
-    for (uint32_t f = 0; f < CLOTH_GRID_FAMILIES; ++f) {
-        if (!cloth_family_active(cloth, f)) {
-            continue;
-        }
-        float *lambda = st->lambda + (size_t)slot++ * st->stride;
-        const cloth_spring_type t = cloth_grid_families[f].type;
-        const float alpha_tilde = cloth->family_rest[f] * k->inv_kh2[t];
-        if (!isfinite(alpha_tilde)) {
-            continue;
-        }
-        sweep_family_colour(cloth, s, st, lambda, f, 0u, alpha_tilde, k->gamma[t]);
-        sweep_family_colour(cloth, s, st, lambda, f, 1u, alpha_tilde, k->gamma[t]);
-    }
-}
-
 static void sweep_mesh(const xpbd_state *st, const cloth_step_view *s, const xpbd_coeffs *k)
 {
     bool on[CLOTH_SPRING_TYPES];
@@ -400,11 +329,53 @@ static void sweep_mesh(const xpbd_state *st, const cloth_step_view *s, const xpb
     }
 }
 
+/* The grid's lambdas, one per spring of every active family: kept while
+ * the cloth runs more than one iteration, and only then (with one, every
+ * lambda is read while still 0). Made here, not in the step, so that a step
+ * never allocates. */
+static cloth_status grid_lambdas(const cloth_t *cloth, xpbd_state *st)
+{
+    if (cloth->iterations <= 1u) {
+        cloth_mem_free(&st->alloc, st->grid.lambda, st->grid_lambda_bytes);
+        st->grid.lambda = NULL;
+        st->grid_lambda_bytes = 0u;
+        st->grid.lambda_count = 0u;
+        return CLOTH_OK;
+    }
+    if (st->grid.lambda != NULL) {
+        return CLOTH_OK;
+    }
+    const size_t lanes = CLOTH_ALIGN / sizeof(float);
+    const size_t stride = round_up(cloth->count, lanes);
+    const size_t count = (size_t)cloth->family_count * stride;
+    float *lambda = cloth_mem_alloc(&st->alloc, count * sizeof(float));
+    if (lambda == NULL) {
+        return CLOTH_ERR_OUT_OF_MEMORY;
+    }
+    st->grid.lambda = lambda;
+    st->grid.stride = stride;
+    st->grid.lambda_count = count;
+    st->grid_lambda_bytes = count * sizeof(float);
+    return CLOTH_OK;
+}
+
+cloth_status cloth_xpbd_iterations_changed(cloth_t *cloth)
+{
+    if (cloth->integ != &cloth_integrator_xpbd || cloth->tris != NULL || cloth->integ_state == NULL) {
+        return CLOTH_OK;
+    }
+    return grid_lambdas(cloth, cloth->integ_state);
+}
+
 static cloth_status xpbd_step(void *user, void *state, const cloth_step_view *s)
 {
     (void)user;
     xpbd_state *st = state;
     const cloth_t *cloth = s->cloth;
+    if (cloth->tris == NULL) {
+        /* the lambdas exist exactly when iterations > 1 (grid_lambdas) */
+        return cloth_xpbd_grid_step(&st->grid, s);
+    }
     const float h = s->h, d = s->velocity_decay;
     const float gx = s->gravity[0], gy = s->gravity[1], gz = s->gravity[2];
 
@@ -435,11 +406,7 @@ static cloth_status xpbd_step(void *user, void *state, const cloth_step_view *s)
     }
     memset(st->lambda, 0, st->lambda_count * sizeof(float)); /* small steps: lambda starts at 0 every substep */
     for (uint32_t it = 0; it < s->iterations; ++it) {
-        if (cloth->tris == NULL) {
-            sweep_grid(cloth, s, st, &k);
-        } else {
-            sweep_mesh(st, s, &k);
-        }
+        sweep_mesh(st, s, &k);
     }
 
     const float inv_h = 1.0f / h;

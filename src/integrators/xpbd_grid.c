@@ -1,0 +1,195 @@
+/*
+ * XPBD on a grid cloth (the method is described in xpbd.c): the springs are
+ * the stencil families, solved as runs along the rows by the vector kernel of
+ * xpbd_span.c, and the sweep is split into blocks of rows for threads.
+ *
+ * Order of a sweep. The rows are cut into blocks of B >= 2 rows; a block
+ * owns the springs whose first end lies in its rows, and those reach at most
+ * 2 rows down, into the next block only. So blocks two apart share no
+ * particle: the sweep solves the even blocks (in parallel), then the odd
+ * ones. Within a block the rows go top to bottom, and in each row every
+ * family in table order: a family that stays in the row ((0, 1), (0, 2))
+ * in two colours, by (c / dc) mod 2, the others as one run each. That is
+ * Gauss-Seidel row after row, so a correction travels down a whole block in
+ * one sweep, which a hanging cloth needs; B depends on the grid only, never
+ * on the thread count, which is what makes the bits the same on any number
+ * of threads.
+ *
+ * The displacement since the start of the substep (see xpbd.c for why the
+ * solve works on it rather than on the positions) lives in the velocity
+ * arrays during the substep: the velocity is not needed until the end, when
+ * it is that displacement over h. So a grid cloth needs no scratch at all
+ * with one iteration, and one lambda per spring with more.
+ */
+#include "xpbd_grid.h"
+
+#include <string.h>
+
+/* Particles per task item in the per-particle passes: a few pages each. */
+#define PARTICLES_PER_ITEM 4096u
+
+uint32_t cloth_xpbd_block_rows(uint32_t rows)
+{
+    const uint32_t b = (rows + 15u) / 16u; /* about 16 blocks, 8 per colour */
+    return b < 4u ? 4u : b;
+}
+
+typedef struct grid_pass {
+    const cloth_t *cloth;
+    const cloth_step_view *view;
+    const xpbd_grid_solver *solver;
+    float gx, gy, gz, h, decay, inv_h;
+    uint32_t block_rows, parity;
+    float alpha_tilde[CLOTH_GRID_FAMILIES]; /* infinite: the family is off */
+    float gamma[CLOTH_GRID_FAMILIES];
+    float one_plus_gamma[CLOTH_GRID_FAMILIES];
+} grid_pass;
+
+static void predict(uint32_t begin, uint32_t end, uint32_t worker, void *ctx)
+{
+    (void)worker;
+    const grid_pass *p = ctx;
+    const cloth_step_view *s = p->view;
+    const float h = p->h, d = p->decay;
+    const float *restrict w = s->inv_mass;
+    const float *restrict fx = s->fx, *restrict fy = s->fy, *restrict fz = s->fz;
+    float *restrict vx = s->vx, *restrict vy = s->vy, *restrict vz = s->vz;
+    begin *= PARTICLES_PER_ITEM;
+    end = end * PARTICLES_PER_ITEM < s->count ? end * PARTICLES_PER_ITEM : s->count;
+    for (uint32_t i = begin; i < end; ++i) {
+        /* a pin (w = 0) moves by its own velocity: no gravity, no decay */
+        const float m = w[i] > 0.0f ? 1.0f : 0.0f, dm = w[i] > 0.0f ? d : 1.0f;
+        vx[i] = (vx[i] * dm + (p->gx * m + w[i] * fx[i]) * h) * h;
+        vy[i] = (vy[i] * dm + (p->gy * m + w[i] * fy[i]) * h) * h;
+        vz[i] = (vz[i] * dm + (p->gz * m + w[i] * fz[i]) * h) * h;
+    }
+}
+
+static void finish(uint32_t begin, uint32_t end, uint32_t worker, void *ctx)
+{
+    (void)worker;
+    const grid_pass *p = ctx;
+    const cloth_step_view *s = p->view;
+    const float inv_h = p->inv_h;
+    float *restrict x = s->x, *restrict y = s->y, *restrict z = s->z;
+    float *restrict vx = s->vx, *restrict vy = s->vy, *restrict vz = s->vz;
+    begin *= PARTICLES_PER_ITEM;
+    end = end * PARTICLES_PER_ITEM < s->count ? end * PARTICLES_PER_ITEM : s->count;
+    for (uint32_t i = begin; i < end; ++i) {
+        x[i] += vx[i];
+        y[i] += vy[i];
+        z[i] += vz[i];
+        vx[i] *= inv_h;
+        vy[i] *= inv_h;
+        vz[i] *= inv_h;
+    }
+}
+
+/* Every spring whose first end is in row r. */
+static void solve_row(const grid_pass *p, uint32_t r)
+{
+    const cloth_t *cloth = p->cloth;
+    const cloth_step_view *s = p->view;
+    xpbd_span span;
+    span.x = s->x;
+    span.y = s->y;
+    span.z = s->z;
+    span.w = s->inv_mass;
+    span.ux = s->vx;
+    span.uy = s->vy;
+    span.uz = s->vz;
+    span.row_start = r * cloth->cols;
+    uint32_t slot = 0;
+    for (uint32_t f = 0; f < CLOTH_GRID_FAMILIES; ++f) {
+        if (!cloth_family_active(cloth, f)) {
+            continue;
+        }
+        float *lambda = p->solver->lambda != NULL ? p->solver->lambda + (size_t)slot * p->solver->stride : NULL;
+        ++slot;
+        if (!isfinite(p->alpha_tilde[f]) || !cloth_family_row(cloth, f, r, &span.begin, &span.end, &span.di)) {
+            continue;
+        }
+        span.lambda = lambda;
+        span.rest = cloth->family_rest[f];
+        span.alpha_tilde = p->alpha_tilde[f];
+        span.gamma = p->gamma[f];
+        span.one_plus_gamma = p->one_plus_gamma[f];
+        const cloth_grid_family *fam = &cloth_grid_families[f];
+        if (fam->dr > 0) {
+            span.mask_shift = XPBD_SPAN_ALL;
+            span.parity = 0u;
+            p->solver->kernel(&span);
+            continue;
+        }
+        span.mask_shift = fam->dc == 1 ? 0u : 1u; /* (c / dc) mod 2 for dc = 1, 2 */
+        for (span.parity = 0u; span.parity < 2u; ++span.parity) {
+            p->solver->kernel(&span);
+        }
+    }
+}
+
+/* Items are the blocks of one colour: item k is block 2 k + parity. */
+static void solve_blocks(uint32_t begin, uint32_t end, uint32_t worker, void *ctx)
+{
+    (void)worker;
+    const grid_pass *p = ctx;
+    const uint32_t rows = p->cloth->rows;
+    for (uint32_t k = begin; k < end; ++k) {
+        const uint32_t first = (2u * k + p->parity) * p->block_rows;
+        const uint32_t last = first + p->block_rows < rows ? first + p->block_rows : rows;
+        for (uint32_t r = first; r < last; ++r) {
+            solve_row(p, r);
+        }
+    }
+}
+
+cloth_status cloth_xpbd_grid_step(const xpbd_grid_solver *solver, const cloth_step_view *s)
+{
+    const cloth_t *cloth = s->cloth;
+    const float h = s->h;
+    grid_pass p;
+    memset(&p, 0, sizeof p);
+    p.cloth = cloth;
+    p.view = s;
+    p.solver = solver;
+    p.gx = s->gravity[0];
+    p.gy = s->gravity[1];
+    p.gz = s->gravity[2];
+    p.h = h;
+    p.decay = s->velocity_decay;
+    p.inv_h = 1.0f / h;
+    p.block_rows = cloth_xpbd_block_rows(cloth->rows);
+    for (uint32_t f = 0; f < CLOTH_GRID_FAMILIES; ++f) {
+        const cloth_spring_type t = cloth_grid_families[f].type;
+        const float kh2 = cloth->stiffness[t] * h * h;
+        /* alpha~ = L0 / (k h^2); infinite when k = 0 or so small the
+         * spring cannot act, and such a family is skipped */
+        p.alpha_tilde[f] = kh2 > 0.0f ? cloth->family_rest[f] * (1.0f / kh2) : INFINITY;
+        /* capped so that an absurd beta freezes the springs' rates
+         * instead of making inf * 0 */
+        p.gamma[f] = fminf(cloth->spring_damping[t] / h, 1e30f);
+        p.one_plus_gamma[f] = 1.0f + p.gamma[f];
+    }
+
+    const uint32_t items = (s->count + PARTICLES_PER_ITEM - 1u) / PARTICLES_PER_ITEM;
+    cloth_parallel_for(cloth, predict, items, 1u, &p);
+    /* Pins: date the start back by the pin's own motion, so that the
+     * spring damping sees a moving pin move (see xpbd.c). */
+    for (uint32_t k = 0; k < cloth->pin_count; ++k) {
+        const uint32_t i = cloth->pins[k].index;
+        s->x[i] -= s->vx[i];
+        s->y[i] -= s->vy[i];
+        s->z[i] -= s->vz[i];
+    }
+    if (solver->lambda != NULL) {
+        memset(solver->lambda, 0, solver->lambda_count * sizeof(float)); /* lambda starts at 0 every substep */
+    }
+    const uint32_t blocks = (cloth->rows + p.block_rows - 1u) / p.block_rows;
+    for (uint32_t it = 0; it < s->iterations; ++it) {
+        for (p.parity = 0u; p.parity < 2u; ++p.parity) {
+            cloth_parallel_for(cloth, solve_blocks, (blocks + 1u - p.parity) / 2u, 1u, &p);
+        }
+    }
+    cloth_parallel_for(cloth, finish, items, 1u, &p);
+    return CLOTH_OK;
+}

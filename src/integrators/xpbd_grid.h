@@ -1,0 +1,22 @@
+/*
+ * XPBD's grid path (xpbd_grid.c), called by the integrator in xpbd.c.
+ */
+#ifndef CLOTHSIM_XPBD_GRID_H
+#define CLOTHSIM_XPBD_GRID_H
+
+#include "cloth_internal.h"
+#include "xpbd_span.h"
+
+typedef struct xpbd_grid_solver {
+    xpbd_span_fn *kernel;
+    float *lambda;       /* `stride` per active family, or NULL with one iteration */
+    size_t stride;
+    size_t lambda_count;
+} xpbd_grid_solver;
+
+/* Rows per block of the sweep: a function of the grid only. */
+uint32_t cloth_xpbd_block_rows(uint32_t rows);
+
+cloth_status cloth_xpbd_grid_step(const xpbd_grid_solver *solver, const cloth_step_view *view);
+
+#endif /* CLOTHSIM_XPBD_GRID_H */

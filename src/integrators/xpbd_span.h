@@ -1,0 +1,44 @@
+/*
+ * The inner loop of XPBD on a grid: one run of springs (i, i + di) of one
+ * stencil family, solved in place. Built three times, for AVX-512, AVX2 and
+ * plain C, and chosen once per cloth by what the CPU has (or by the
+ * environment variable CLOTHSIM_SIMD, for tests and comparisons: "scalar",
+ * "avx2" or "avx512"; a level the CPU lacks falls back to the best it has).
+ *
+ * Every path does the same IEEE operations in the same order on each spring
+ * (no FMA: the library is built with -ffp-contract=off; sqrt and division
+ * are correctly rounded in every instruction set), and the springs of a run
+ * share no particle, so every path gives the same bits.
+ */
+#ifndef CLOTHSIM_XPBD_SPAN_H
+#define CLOTHSIM_XPBD_SPAN_H
+
+#include <stdint.h>
+
+/* mask_shift value for a run whose springs are all in play */
+#define XPBD_SPAN_ALL 0xffffffffu
+
+typedef struct xpbd_span {
+    const float *x, *y, *z; /* positions at the start of the substep, m */
+    const float *w;         /* inverse masses, 1/kg */
+    float *ux, *uy, *uz;    /* displacement since the start of the substep, m */
+    float *lambda;          /* per first end i; NULL: every lambda is 0 and none is kept */
+    uint32_t begin, end;    /* first ends i in [begin, end) */
+    uint32_t di;            /* second end j = i + di */
+    /* A row's own springs (dr = 0) share particles with their neighbours;
+     * one colour of them is in play: i is skipped unless
+     * ((i - row_start) >> mask_shift) & 1 == parity. XPBD_SPAN_ALL: none
+     * is skipped. */
+    uint32_t row_start, mask_shift, parity;
+    float rest;             /* rest length, m */
+    float alpha_tilde;      /* compliance / h^2 */
+    float gamma;            /* damping, beta / h */
+    float one_plus_gamma;   /* 1 + gamma, rounded once for every path */
+} xpbd_span;
+
+typedef void xpbd_span_fn(const xpbd_span *span);
+
+/* The best kernel for this CPU and its name ("avx512", "avx2", "scalar"). */
+xpbd_span_fn *cloth_xpbd_span_kernel(const char **name);
+
+#endif /* CLOTHSIM_XPBD_SPAN_H */

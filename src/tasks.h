@@ -1,0 +1,40 @@
+/*
+ * Work split across threads: the host's task hooks when it set them
+ * (cloth_set_task_hooks()), else the built-in pool (cloth_set_threads()),
+ * else the caller's thread. The library hands out items that are independent
+ * of each other and whose results do not depend on which worker runs them
+ * or how the items are grouped, so the bits are the same at any thread count.
+ */
+#ifndef CLOTHSIM_TASKS_H
+#define CLOTHSIM_TASKS_H
+
+#include <clothsim/threads.h>
+
+#include <stdint.h>
+
+struct cloth;
+struct cloth_pool;
+
+typedef struct cloth_tasks {
+    cloth_enqueue_task_fn *enqueue; /* the host's hooks, or NULL */
+    cloth_finish_task_fn *finish;
+    void *user_context;
+    uint32_t host_workers;
+    struct cloth_pool *pool;        /* the built-in pool, or NULL for one thread */
+    uint32_t threads;               /* cloth_set_threads(), 1 by default */
+} cloth_tasks;
+
+/* Run task over items [0, count), in ranges of at least min_range items,
+ * and return when all of them are done. */
+void cloth_parallel_for(const struct cloth *cloth, cloth_task_fn *task, uint32_t count, uint32_t min_range,
+                        void *context);
+
+/* Free the pool (cloth_destroy). */
+void cloth_tasks_release(struct cloth *cloth);
+
+/* platform/pool.c: the built-in pool of `threads - 1` workers plus the caller. */
+cloth_status cloth_pool_create(const cloth_allocator *alloc, uint32_t threads, struct cloth_pool **out);
+void cloth_pool_destroy(const cloth_allocator *alloc, struct cloth_pool *pool);
+void cloth_pool_run(struct cloth_pool *pool, cloth_task_fn *task, uint32_t count, uint32_t min_range, void *context);
+
+#endif /* CLOTHSIM_TASKS_H */
