@@ -13,8 +13,12 @@
  * depend on the machine.
  *
  * Usage: drape [--sizes 32,64,128] [--frames 600] [--runs 3]
- *              [--integrators euler,trapezoid,verlet,pbd,...] [--substeps S]
- *              [--iterations I]
+ *              [--integrators euler,trapezoid,verlet,pbd,...] [--threads 1,2]
+ *              [--substeps S] [--iterations I] [--tethers SCALE]
+ *              [--stiffness K] [--bend-stiffness K]
+ *
+ * Defaults are the library's (16 substeps, 8 iterations, springs of 50, 20
+ * and 5 N, no tethers); --stiffness sets the structural and shear springs.
  */
 #define _POSIX_C_SOURCE 199309L
 #include "drape_scene.h"
@@ -87,14 +91,16 @@ static int parse_list(const char *text, uint32_t *out, int max)
 }
 
 static void run_config(const named_integrator *integ, uint32_t n, uint32_t frames, uint32_t runs,
-                       uint32_t substeps, uint32_t iterations)
+                       drape_config config)
 {
+    config.kind = integ->kind;
+    const uint32_t substeps = config.substeps;
     double times[16], cpu_times[16];
     drape_quality q = {0};
     uint32_t done = 0;
     for (uint32_t r = 0; r < runs && r < 16u; ++r) {
         drape_scene scene;
-        cloth_status s = drape_scene_create(&scene, n, integ->kind, substeps, iterations);
+        cloth_status s = drape_scene_create(&scene, n, &config);
         if (s != CLOTH_OK) {
             printf("{\"scene\":\"drape\",\"n\":%u,\"integrator\":\"%s\",\"error\":\"%s\"}\n", n, integ->name,
                    cloth_status_string(s));
@@ -114,18 +120,21 @@ static void run_config(const named_integrator *integ, uint32_t n, uint32_t frame
     }
     qsort(times, done, sizeof times[0], compare_doubles);
     qsort(cpu_times, done, sizeof cpu_times[0], compare_doubles);
-    double ms = 1e3 * times[done / 2u] / (double)frames;
-    double cpu_ms = 1e3 * cpu_times[done / 2u] / (double)frames;
-    uint32_t used_substeps = substeps ? substeps : 16u;
-    double particle_substeps = q.ok ? (double)n * n * used_substeps * frames / times[done / 2u] : 0.0;
-    printf("{\"scene\":\"drape\",\"n\":%u,\"integrator\":\"%s\",\"threads\":1,\"substeps\":%u,"
-           "\"frames\":%u,\"runs\":%u,\"quality_ok\":%s,\"ms_per_frame\":%s%.4f,"
+    const double ms = 1e3 * times[done / 2u] / (double)frames;
+    const double cpu_ms = 1e3 * cpu_times[done / 2u] / (double)frames;
+    const uint32_t used_substeps = substeps ? substeps : 16u;
+    const uint32_t used_iterations = config.iterations ? config.iterations : 8u;
+    const double particle_substeps = q.ok ? (double)n * n * used_substeps * frames / times[done / 2u] : 0.0;
+    printf("{\"scene\":\"drape\",\"n\":%u,\"integrator\":\"%s\",\"threads\":%u,\"substeps\":%u,"
+           "\"iterations\":%u,\"tethers\":%g,\"stiffness\":%g,\"frames\":%u,\"runs\":%u,"
+           "\"quality_ok\":%s,\"ms_per_frame\":%.4f,\"cpu_ms_per_frame\":%.4f,"
            "\"particle_substeps_per_s\":%.4g,\"mean_stretch\":%.4f,\"max_stretch\":%.4f,"
            "\"max_penetration_m\":%.3g,\"closest_to_sphere_m\":%.4f,\"finite\":%s,"
-           "\"bytes_per_particle\":%.1f,\"why\":\"%s\",\"cpu_ms_per_frame\":%s%.4f}\n",
-           n, integ->name, used_substeps, frames, done, q.ok ? "true" : "false", q.ok ? "" : "-", q.ok ? ms : 1.0,
-           particle_substeps, q.mean_stretch, q.max_stretch, q.max_penetration, q.closest, q.finite ? "true" : "false",
-           q.bytes_per_particle, q.why, q.ok ? "" : "-", q.ok ? cpu_ms : 1.0);
+           "\"bytes_per_particle\":%.1f,\"why\":\"%s\"}\n",
+           n, integ->name, config.threads > 1u ? config.threads : 1u, used_substeps, used_iterations,
+           (double)config.tethers, (double)config.stiffness, frames, done, q.ok ? "true" : "false", q.ok ? ms : -1.0,
+           q.ok ? cpu_ms : -1.0, particle_substeps, q.mean_stretch, q.max_stretch, q.max_penetration, q.closest,
+           q.finite ? "true" : "false", q.bytes_per_particle, q.why);
     fflush(stdout);
 }
 
@@ -133,7 +142,10 @@ int main(int argc, char **argv)
 {
     uint32_t sizes[16] = {32, 64, 128};
     int size_count = 3;
-    uint32_t frames = DRAPE_FRAMES, runs = 3, substeps = 0, iterations = 0;
+    uint32_t frames = DRAPE_FRAMES, runs = 3;
+    drape_config config = {0};
+    uint32_t threads[16] = {1};
+    int thread_count = 1;
     const char *only = NULL;
     for (int a = 1; a + 1 < argc; a += 2) {
         if (strcmp(argv[a], "--sizes") == 0) {
@@ -145,9 +157,17 @@ int main(int argc, char **argv)
         } else if (strcmp(argv[a], "--integrators") == 0) {
             only = argv[a + 1];
         } else if (strcmp(argv[a], "--substeps") == 0) {
-            substeps = (uint32_t)strtoul(argv[a + 1], NULL, 10);
+            config.substeps = (uint32_t)strtoul(argv[a + 1], NULL, 10);
         } else if (strcmp(argv[a], "--iterations") == 0) {
-            iterations = (uint32_t)strtoul(argv[a + 1], NULL, 10);
+            config.iterations = (uint32_t)strtoul(argv[a + 1], NULL, 10);
+        } else if (strcmp(argv[a], "--tethers") == 0) {
+            config.tethers = strtof(argv[a + 1], NULL);
+        } else if (strcmp(argv[a], "--stiffness") == 0) {
+            config.stiffness = strtof(argv[a + 1], NULL);
+        } else if (strcmp(argv[a], "--threads") == 0) {
+            thread_count = parse_list(argv[a + 1], threads, 16);
+        } else if (strcmp(argv[a], "--bend-stiffness") == 0) {
+            config.bend_stiffness = strtof(argv[a + 1], NULL);
         } else {
             fprintf(stderr, "unknown option %s\n", argv[a]);
             return 2;
@@ -162,7 +182,10 @@ int main(int argc, char **argv)
             if (only != NULL && !in_list(only, k_integrators[i].name)) {
                 continue;
             }
-            run_config(&k_integrators[i], sizes[k], frames, runs, substeps, iterations);
+            for (int t = 0; t < thread_count; ++t) {
+                config.threads = threads[t];
+                run_config(&k_integrators[i], sizes[k], frames, runs, config);
+            }
         }
     }
     return 0;

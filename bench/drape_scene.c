@@ -12,8 +12,7 @@ void drape_rest_position(uint32_t n, uint32_t r, uint32_t c, float out[3])
     out[2] = -0.5f * DRAPE_SIZE + step * (float)r;
 }
 
-cloth_status drape_scene_create(drape_scene *scene, uint32_t n, cloth_integrator kind, uint32_t substeps,
-                                uint32_t iterations)
+cloth_status drape_scene_create(drape_scene *scene, uint32_t n, const drape_config *config)
 {
     cloth_grid_desc desc;
     cloth_grid_desc_init(&desc);
@@ -29,13 +28,22 @@ cloth_status drape_scene_create(drape_scene *scene, uint32_t n, cloth_integrator
     const float center[3] = {0.0f, DRAPE_SPHERE_Y, 0.0f};
     cloth_collider_id sphere;
     if (s == CLOTH_OK) {
-        s = cloth_set_integrator(scene->cloth, kind);
+        s = cloth_set_integrator(scene->cloth, config->kind);
     }
-    if (s == CLOTH_OK && substeps != 0u) {
-        s = cloth_set_substeps(scene->cloth, substeps);
+    if (s == CLOTH_OK && config->substeps != 0u) {
+        s = cloth_set_substeps(scene->cloth, config->substeps);
     }
-    if (s == CLOTH_OK && iterations != 0u) {
-        s = cloth_set_iterations(scene->cloth, iterations);
+    if (s == CLOTH_OK && config->iterations != 0u) {
+        s = cloth_set_iterations(scene->cloth, config->iterations);
+    }
+    if (s == CLOTH_OK && config->stiffness > 0.0f) {
+        s = cloth_set_stiffness(scene->cloth, CLOTH_SPRING_STRUCTURAL, config->stiffness);
+        if (s == CLOTH_OK) {
+            s = cloth_set_stiffness(scene->cloth, CLOTH_SPRING_SHEAR, config->stiffness);
+        }
+    }
+    if (s == CLOTH_OK && config->bend_stiffness > 0.0f) {
+        s = cloth_set_stiffness(scene->cloth, CLOTH_SPRING_BEND, config->bend_stiffness);
     }
     if (s == CLOTH_OK) {
         s = cloth_add_sphere(scene->cloth, center, DRAPE_SPHERE_RADIUS, &sphere);
@@ -48,6 +56,12 @@ cloth_status drape_scene_create(drape_scene *scene, uint32_t n, cloth_integrator
     }
     if (s == CLOTH_OK) {
         s = cloth_pin(scene->cloth, n - 1u, NULL);
+    }
+    if (s == CLOTH_OK && config->threads > 1u) {
+        s = cloth_set_threads(scene->cloth, config->threads);
+    }
+    if (s == CLOTH_OK && config->tethers > 0.0f) {
+        s = cloth_set_tethers(scene->cloth, config->tethers);
     }
     if (s != CLOTH_OK) {
         drape_scene_destroy(scene);

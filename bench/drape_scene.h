@@ -41,9 +41,17 @@ typedef struct drape_quality {
  * are the pinned corners at z = -1. */
 void drape_rest_position(uint32_t n, uint32_t r, uint32_t c, float out[3]);
 
-/* substeps or iterations 0: the library's defaults. */
-cloth_status drape_scene_create(drape_scene *scene, uint32_t n, cloth_integrator kind, uint32_t substeps,
-                                uint32_t iterations);
+/* How clothsim runs the scene; a 0 field means the library's default. */
+typedef struct drape_config {
+    cloth_integrator kind;
+    uint32_t substeps, iterations;
+    float tethers;        /* cloth_set_tethers() scale; 0 off */
+    float stiffness;      /* N, structural and shear springs; 0 keeps the defaults */
+    float bend_stiffness; /* N, bend springs; 0 keeps the default */
+    uint32_t threads;     /* 0 or 1: the caller's thread only */
+} drape_config;
+
+cloth_status drape_scene_create(drape_scene *scene, uint32_t n, const drape_config *config);
 void drape_scene_destroy(drape_scene *scene);
 
 /* Quality of an N x N cloth's packed positions; `status` is the last step's. */
