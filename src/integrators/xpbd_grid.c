@@ -27,6 +27,9 @@
 
 /* Particles per task item in the per-particle passes: a few pages each. */
 #define PARTICLES_PER_ITEM 4096u
+/* Fewest particles in a range of blocks handed to another thread: handing
+ * over costs microseconds, a sweep over 2048 particles some ten. */
+#define PARTICLES_PER_RANGE 2048u
 
 uint32_t cloth_xpbd_block_rows(uint32_t rows)
 {
@@ -185,9 +188,11 @@ cloth_status cloth_xpbd_grid_step(const xpbd_grid_solver *solver, const cloth_st
         memset(solver->lambda, 0, solver->lambda_count * sizeof(float)); /* lambda starts at 0 every substep */
     }
     const uint32_t blocks = (cloth->rows + p.block_rows - 1u) / p.block_rows;
+    const uint32_t per_block = p.block_rows * cloth->cols;
+    const uint32_t min_blocks = per_block >= PARTICLES_PER_RANGE ? 1u : PARTICLES_PER_RANGE / per_block;
     for (uint32_t it = 0; it < s->iterations; ++it) {
         for (p.parity = 0u; p.parity < 2u; ++p.parity) {
-            cloth_parallel_for(cloth, solve_blocks, (blocks + 1u - p.parity) / 2u, 1u, &p);
+            cloth_parallel_for(cloth, solve_blocks, (blocks + 1u - p.parity) / 2u, min_blocks, &p);
         }
     }
     cloth_parallel_for(cloth, finish, items, 1u, &p);

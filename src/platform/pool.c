@@ -122,8 +122,14 @@ void cloth_pool_run(struct cloth_pool *pool, cloth_task_fn *task, uint32_t count
     atomic_fetch_add(&pool->generation, 1u);
     wake_all(pool);
     run_range(pool, 0u);
-    while (atomic_load_explicit(&pool->pending, memory_order_acquire) != 0u) {
-        cpu_relax();
+    /* Spin, then yield: with more threads than free cores the worker being
+     * waited for may need this core to run at all. */
+    for (int spins = 0; atomic_load_explicit(&pool->pending, memory_order_acquire) != 0u; ++spins) {
+        if (spins < POOL_SPINS) {
+            cpu_relax();
+        } else {
+            sched_yield();
+        }
     }
 }
 

@@ -1,0 +1,47 @@
+"""CI's run of the bench: drape-16 for a few frames, to prove the program
+works, not to time it. Checks that every configuration printed one JSON line
+with the fields the figures are read from, that the XPBD fast setup meets
+the quality bar at this size, and that 1 and 2 threads gave the same result
+(the library promises the same bits, so the quality figures must match to
+the last printed digit).
+
+Usage: smoke_test.py path/to/drape
+"""
+import json
+import subprocess
+import sys
+
+FIELDS = ("n", "integrator", "threads", "substeps", "iterations", "quality_ok", "ms_per_frame",
+          "cpu_ms_per_frame", "particle_substeps_per_s", "mean_stretch", "max_stretch",
+          "max_penetration_m", "closest_to_sphere_m", "bytes_per_particle", "why")
+
+cmd = [sys.argv[1], "--sizes", "16", "--frames", "120", "--runs", "1", "--integrators", "xpbd,verlet",
+       "--threads", "1,2", "--substeps", "16", "--iterations", "1", "--tethers", "1", "--stiffness", "1e4"]
+out = subprocess.run(cmd, check=True, capture_output=True, text=True).stdout
+rows = [json.loads(line) for line in out.splitlines() if line.strip()]
+failures = []
+if len(rows) != 4:
+    failures.append("expected 4 lines (2 integrators x 2 thread counts), got %d" % len(rows))
+for r in rows:
+    missing = [f for f in FIELDS if f not in r]
+    if missing:
+        failures.append("%s/%s threads: missing %s" % (r.get("integrator"), r.get("threads"), missing))
+xpbd = {r["threads"]: r for r in rows if r.get("integrator") == "xpbd"}
+if set(xpbd) != {1, 2}:
+    failures.append("xpbd rows for threads 1 and 2 expected, got %s" % sorted(xpbd))
+else:
+    one, two = xpbd[1], xpbd[2]
+    if not one["quality_ok"]:
+        failures.append("xpbd fast setup fails the quality bar at N=16: " + one["why"])
+    if one["ms_per_frame"] <= 0 or one["bytes_per_particle"] <= 0:
+        failures.append("xpbd: no time or no memory figure")
+    for f in ("mean_stretch", "max_stretch", "max_penetration_m", "closest_to_sphere_m"):
+        if one[f] != two[f]:
+            failures.append("xpbd %s differs between 1 and 2 threads: %s vs %s" % (f, one[f], two[f]))
+for r in rows:
+    print("N=%d %-6s threads %d: quality %s (mean %.4f, max %.4f), %.3f ms/frame, %.1f B/particle" % (
+        r["n"], r["integrator"], r["threads"], "ok" if r["quality_ok"] else "FAILS (" + r["why"] + ")",
+        r["mean_stretch"], r["max_stretch"], r["ms_per_frame"], r["bytes_per_particle"]))
+for f in failures:
+    print("FAIL: " + f)
+sys.exit(1 if failures else 0)
