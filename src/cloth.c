@@ -79,8 +79,11 @@ cloth_status cloth_create_common(const cloth_allocator *hooks, cloth_t **out)
     return CLOTH_OK;
 }
 
-/* The particle arrays live in one block, each padded to whole SIMD lanes. */
-enum { ARRAYS_PER_PARTICLE = 16 };
+/* The particle arrays live in one block, each padded to whole SIMD lanes.
+ * The force accumulators are not among them: they are allocated apart, and
+ * only while something uses them (forces.c), so that XPBD on a grid without
+ * wind or a force hook does not carry 12 bytes a particle it never reads. */
+enum { ARRAYS_PER_PARTICLE = 13 };
 
 cloth_status cloth_alloc_particles(cloth_t *cloth, uint32_t count)
 {
@@ -95,10 +98,9 @@ cloth_status cloth_alloc_particles(cloth_t *cloth, uint32_t count)
     cloth->block = block;
     cloth->block_bytes = bytes;
     cloth->count = count;
-    float **arrays[ARRAYS_PER_PARTICLE] = {
-        &cloth->p.x,  &cloth->p.y,  &cloth->p.z,   &cloth->p.vx,  &cloth->p.vy,  &cloth->p.vz,
-        &cloth->p.fx, &cloth->p.fy, &cloth->p.fz,  &cloth->p.w,   &cloth->p.sx,  &cloth->p.sy,
-        &cloth->p.sz, &cloth->p.svx, &cloth->p.svy, &cloth->p.svz};
+    float **arrays[ARRAYS_PER_PARTICLE] = {&cloth->p.x,   &cloth->p.y,   &cloth->p.z,  &cloth->p.vx, &cloth->p.vy,
+                                           &cloth->p.vz,  &cloth->p.w,   &cloth->p.sx, &cloth->p.sy, &cloth->p.sz,
+                                           &cloth->p.svx, &cloth->p.svy, &cloth->p.svz};
     for (size_t a = 0; a < ARRAYS_PER_PARTICLE; ++a) {
         *arrays[a] = block + a * stride;
     }

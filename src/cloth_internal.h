@@ -29,7 +29,9 @@
 typedef struct cloth_particles {
     float *x, *y, *z;    /* position, m */
     float *vx, *vy, *vz; /* velocity, m/s */
-    float *fx, *fy, *fz; /* force accumulators for the current substep, N */
+    /* force accumulators for the current substep, N: a separate allocation,
+     * NULL while nothing can read or write them (forces.c) */
+    float *fx, *fy, *fz;
     float *w;            /* inverse mass, 1/kg; 0 while pinned */
     /* the state before the current step, restored when the step blows up */
     float *sx, *sy, *sz, *svx, *svy, *svz;
@@ -93,8 +95,10 @@ struct cloth {
      * with mem.host directly, since the account lives inside it. */
     cloth_allocator alloc;
     cloth_mem_account mem;
-    void *block;        /* the one allocation holding every particle array */
+    void *block;        /* the one allocation holding every particle array but the forces */
     size_t block_bytes;
+    void *force_block;  /* fx, fy, fz, or NULL (forces.c) */
+    size_t force_block_bytes;
     cloth_particles p;
     uint32_t count, rows, cols;
     float fallback_normal[3]; /* v_axis x u_axis at creation */
@@ -200,10 +204,19 @@ cloth_status cloth_alloc_particles(cloth_t *cloth, uint32_t count);
 cloth_status cloth_create_common(const cloth_allocator *hooks, cloth_t **out);
 
 /* forces.c: the air's defaults for a new cloth; per substep, clear the
- * accumulators, then wind and the host's force hook. */
+ * accumulators, then wind and the host's force hook; free the accumulators
+ * and the hooks' buffers. */
 void cloth_forces_defaults(cloth_t *cloth);
 void cloth_forces_begin(cloth_t *cloth);
 void cloth_forces_free(cloth_t *cloth);
+/* The force accumulators are needed by every integrator but the built-in
+ * XPBD on a grid, and by wind and the force hook. A setter reserves them for
+ * the configuration it is about to install (integrator `kind`, wind on, a
+ * hook), before it changes anything, so that OUT_OF_MEMORY leaves all as it
+ * was; and settles once it has installed it or given up, which frees them
+ * if the cloth's configuration does not need them. The step never allocates. */
+cloth_status cloth_forces_reserve(cloth_t *cloth, cloth_integrator kind, bool wind_on, bool hook);
+void cloth_forces_settle(cloth_t *cloth);
 /* aerodynamics.c: add the air's force on every triangle; `wind` holds an
  * xyz velocity every `stride` floats (0: one for all particles). */
 void cloth_aerodynamics(cloth_t *cloth, const float *wind, size_t stride);

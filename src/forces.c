@@ -3,6 +3,14 @@
  * cleared, then the wind (through the aerodynamics of aerodynamics.c) and
  * the host's force hook add to them. Gravity is an acceleration and is added
  * by the integrators directly.
+ *
+ * The accumulators are one allocation of their own, held only while
+ * something may touch them: any integrator but the built-in XPBD on a grid
+ * (they all read them, and a host's integrator is promised them), wind, or
+ * the force hook. XPBD on a grid without either never reads a force, and its
+ * view has fx = fy = fz = NULL. The setters that change one of the three
+ * make them (the step never allocates) and free them once nothing needs
+ * them, so that memory_bytes shows what the configuration in place costs.
  */
 #include "cloth_internal.h"
 
@@ -84,8 +92,55 @@ static void apply_external(cloth_t *cloth, float time, bool packed)
     }
 }
 
+static bool forces_needed(const cloth_t *cloth, cloth_integrator kind, bool wind_on, bool hook)
+{
+    return wind_on || hook || kind != CLOTH_INTEGRATOR_XPBD || cloth->tris != NULL;
+}
+
+cloth_status cloth_forces_reserve(cloth_t *cloth, cloth_integrator kind, bool wind_on, bool hook)
+{
+    if (cloth->force_block != NULL || !forces_needed(cloth, kind, wind_on, hook)) {
+        return CLOTH_OK;
+    }
+    const size_t lanes = CLOTH_ALIGN / sizeof(float);
+    const size_t stride = ((size_t)cloth->count + lanes - 1u) / lanes * lanes;
+    const size_t bytes = 3u * stride * sizeof(float);
+    float *block = cloth_mem_alloc(&cloth->alloc, bytes);
+    if (block == NULL) {
+        return CLOTH_ERR_OUT_OF_MEMORY;
+    }
+    memset(block, 0, bytes);
+    cloth->force_block = block;
+    cloth->force_block_bytes = bytes;
+    cloth->p.fx = block;
+    cloth->p.fy = block + stride;
+    cloth->p.fz = block + 2u * stride;
+    cloth->forces_dirty = false; /* just zeroed */
+    return CLOTH_OK;
+}
+
+static void free_force_arrays(cloth_t *cloth)
+{
+    cloth_mem_free(&cloth->alloc, cloth->force_block, cloth->force_block_bytes);
+    cloth->force_block = NULL;
+    cloth->force_block_bytes = 0u;
+    cloth->p.fx = NULL;
+    cloth->p.fy = NULL;
+    cloth->p.fz = NULL;
+}
+
+void cloth_forces_settle(cloth_t *cloth)
+{
+    if (!forces_needed(cloth, cloth->integrator, cloth->wind_on, cloth->force_fn != NULL)) {
+        free_force_arrays(cloth);
+    }
+}
+
 void cloth_forces_begin(cloth_t *cloth)
 {
+    if (cloth->p.fx == NULL) {
+        return; /* no wind, no hook, and an integrator that reads no forces */
+    }
     /* Most cloths have no wind, no hook and a position-based integrator:
      * their forces stay 0, and clearing them every substep would be a pass
      * over 12 bytes a particle for nothing. */
@@ -109,6 +164,7 @@ void cloth_forces_begin(cloth_t *cloth)
 
 void cloth_forces_free(cloth_t *cloth)
 {
+    free_force_arrays(cloth);
     cloth_mem_free(&cloth->alloc, cloth->hook_buf, cloth->hook_buf_bytes);
     cloth->hook_buf = NULL;
     cloth->hook_buf_bytes = 0u;
@@ -120,14 +176,19 @@ cloth_status cloth_set_wind(cloth_t *cloth, cloth_wind_fn fn, void *user)
         return CLOTH_ERR_INVALID_ARGUMENT;
     }
     if (fn != NULL) {
-        cloth_status s = ensure_hook_buffers(cloth);
+        cloth_status s = cloth_forces_reserve(cloth, cloth->integrator, true, cloth->force_fn != NULL);
+        if (s == CLOTH_OK) {
+            s = ensure_hook_buffers(cloth);
+        }
         if (s != CLOTH_OK) {
+            cloth_forces_settle(cloth); /* drop arrays made for the wind that did not come */
             return s;
         }
     }
     cloth->wind_fn = fn;
     cloth->wind_user = fn != NULL ? user : NULL;
     cloth->wind_on = fn != NULL;
+    cloth_forces_settle(cloth);
     return CLOTH_OK;
 }
 
@@ -135,6 +196,10 @@ cloth_status cloth_set_constant_wind(cloth_t *cloth, const float velocity[3])
 {
     if (cloth == NULL || velocity == NULL || !cloth_finite3(velocity)) {
         return CLOTH_ERR_INVALID_ARGUMENT;
+    }
+    cloth_status s = cloth_forces_reserve(cloth, cloth->integrator, true, cloth->force_fn != NULL);
+    if (s != CLOTH_OK) {
+        return s;
     }
     for (int k = 0; k < 3; ++k) {
         cloth->wind_constant[k] = velocity[k];
@@ -151,13 +216,18 @@ cloth_status cloth_set_external_force(cloth_t *cloth, cloth_force_fn fn, void *u
         return CLOTH_ERR_INVALID_ARGUMENT;
     }
     if (fn != NULL) {
-        cloth_status s = ensure_hook_buffers(cloth);
+        cloth_status s = cloth_forces_reserve(cloth, cloth->integrator, cloth->wind_on, true);
+        if (s == CLOTH_OK) {
+            s = ensure_hook_buffers(cloth);
+        }
         if (s != CLOTH_OK) {
+            cloth_forces_settle(cloth); /* drop arrays made for the hook that did not come */
             return s;
         }
     }
     cloth->force_fn = fn;
     cloth->force_user = fn != NULL ? user : NULL;
+    cloth_forces_settle(cloth);
     return CLOTH_OK;
 }
 

@@ -104,6 +104,7 @@ static cloth_step_view make_view(cloth_t *cloth, float h, uint32_t substeps)
     v.vx = cloth->p.vx;
     v.vy = cloth->p.vy;
     v.vz = cloth->p.vz;
+    /* NULL for XPBD on a grid without wind or a force hook (forces.c) */
     v.fx = cloth->p.fx;
     v.fy = cloth->p.fy;
     v.fz = cloth->p.fz;

@@ -5,6 +5,10 @@
  * stands, CLOTH_OK) or restores (the state before the step, time included,
  * and CLOTH_ERR_UNSTABLE). memory_bytes equals, at every point of a cloth's
  * life, what a counting allocator installed through the desc holds for it.
+ * The force accumulators exist only while something uses them: XPBD on a
+ * grid without wind or a force hook holds none (at most 64 bytes per
+ * particle in the bench's drape-128 scene) and steps bit for bit as with
+ * them.
  */
 #include <clothsim/clothsim.h>
 
@@ -566,6 +570,301 @@ static void watchdog(void)
     cloth_destroy(cloth);
 }
 
+/* The force accumulators (12 bytes a particle) exist only while something
+ * uses them: XPBD on a grid without wind or a force hook keeps none. */
+static cloth_t *drape_cloth(uint32_t n, cloth_allocator *hooks)
+{
+    cloth_grid_desc desc;
+    cloth_grid_desc_init(&desc);
+    desc.rows = n;
+    desc.cols = n;
+    desc.spacing = 2.0f / (float)(n - 1u);
+    desc.origin[0] = -1.0f;
+    desc.origin[2] = -1.0f;
+    desc.particle_mass = 0.8f / (float)(n * n);
+    desc.allocator = hooks;
+    cloth_t *cloth = NULL;
+    CHECK_OK(cloth_create_grid(&desc, &cloth));
+    if (cloth == NULL) {
+        return NULL;
+    }
+    const float centre[3] = {0.0f, -1.1f, 0.0f};
+    cloth_collider_id sphere;
+    CHECK_OK(cloth_set_integrator(cloth, CLOTH_INTEGRATOR_XPBD));
+    CHECK_OK(cloth_set_iterations(cloth, 1u));
+    CHECK_OK(cloth_add_sphere(cloth, centre, 0.6f, &sphere));
+    CHECK_OK(cloth_pin(cloth, 0u, NULL));
+    CHECK_OK(cloth_pin(cloth, n - 1u, NULL));
+    CHECK_OK(cloth_set_tethers(cloth, 1.0f));
+    return cloth;
+}
+
+static void zero_force(void *user, float time, uint32_t count, const float *positions, const float *velocities,
+                       float *forces)
+{
+    (void)user;
+    (void)time;
+    (void)count;
+    (void)positions;
+    (void)velocities;
+    (void)forces; /* zeroed before the call: adds nothing */
+}
+
+/* A host integrator (symplectic Euler) that records whether its view had forces. */
+typedef struct view_probe {
+    int steps, without_forces;
+} view_probe;
+
+static cloth_status probe_step(void *user, void *state, const cloth_step_view *v)
+{
+    (void)state;
+    view_probe *probe = user;
+    ++probe->steps;
+    if (v->fx == NULL || v->fy == NULL || v->fz == NULL) {
+        ++probe->without_forces;
+        return CLOTH_OK;
+    }
+    for (uint32_t i = 0; i < v->count; ++i) {
+        const float w = v->inv_mass[i], m = w > 0.0f ? 1.0f : 0.0f;
+        v->vx[i] = (v->vx[i] + (v->gravity[0] * m + w * v->fx[i]) * v->h) * v->velocity_decay;
+        v->vy[i] = (v->vy[i] + (v->gravity[1] * m + w * v->fy[i]) * v->h) * v->velocity_decay;
+        v->vz[i] = (v->vz[i] + (v->gravity[2] * m + w * v->fz[i]) * v->h) * v->velocity_decay;
+        v->x[i] += v->vx[i] * v->h;
+        v->y[i] += v->vy[i] * v->h;
+        v->z[i] += v->vz[i] * v->h;
+    }
+    return CLOTH_OK;
+}
+
+/* Bytes of the three force arrays: each padded to whole 32-byte lanes. */
+static long long force_bytes(uint32_t n)
+{
+    return 12 * (((long long)n + 7) / 8 * 8);
+}
+
+static void force_arrays_memory(void)
+{
+    mem_counter cnt = {0, 0};
+    cloth_allocator hooks = {mem_alloc, mem_free, &cnt};
+    const uint32_t side = 128u;
+    cloth_t *cloth = drape_cloth(side, &hooks);
+    if (cloth == NULL) {
+        return;
+    }
+    const uint32_t n = cloth_particle_count(cloth);
+    CHECK_OK(cloth_step(cloth, k_dt));
+    const long long xpbd = memory_of(cloth);
+    CHECK(xpbd == cnt.live);
+    printf("memory: drape-%u XPBD (1 iteration, 2 pins, tethers 1.0, a sphere): %lld bytes, %.2f bytes per "
+           "particle\n",
+           (unsigned)side, xpbd, (double)xpbd / (double)n);
+    CHECK(xpbd <= 64 * (long long)n);
+    /* 13 particle arrays and a fixed part under 4 KiB: no forces */
+    CHECK(xpbd - 52 * (long long)n < 4096);
+
+    /* wind, even still air with no density, needs the arrays */
+    const float still[3] = {0.0f, 0.0f, 0.0f};
+    CHECK_OK(cloth_set_air_density(cloth, 0.0f));
+    CHECK_OK(cloth_set_constant_wind(cloth, still));
+    CHECK(memory_of(cloth) - xpbd == force_bytes(n));
+    CHECK_OK(cloth_step(cloth, k_dt));
+    CHECK_OK(cloth_set_wind(cloth, NULL, NULL));
+    CHECK(memory_of(cloth) == xpbd);
+
+    /* the force hook: the arrays, and its buffers, which stay (forces.h) */
+    CHECK_OK(cloth_set_external_force(cloth, zero_force, NULL));
+    const long long hook_buffers = 48 * (long long)n;
+    CHECK(memory_of(cloth) - xpbd == force_bytes(n) + hook_buffers);
+    CHECK_OK(cloth_set_constant_wind(cloth, still)); /* the arrays are there already */
+    CHECK(memory_of(cloth) - xpbd == force_bytes(n) + hook_buffers);
+    CHECK_OK(cloth_set_wind(cloth, NULL, NULL));
+    CHECK(memory_of(cloth) - xpbd == force_bytes(n) + hook_buffers);
+    CHECK_OK(cloth_set_external_force(cloth, NULL, NULL));
+    const long long base = memory_of(cloth); /* XPBD again, with the hooks' buffers */
+    CHECK(base - xpbd == hook_buffers);
+
+    /* every other integrator reads forces; XPBD's small state goes */
+    for (int kind = 0; kind <= (int)CLOTH_INTEGRATOR_IMPLICIT_EULER; ++kind) {
+        if (kind == (int)CLOTH_INTEGRATOR_XPBD) {
+            continue;
+        }
+        CHECK_OK(cloth_set_integrator(cloth, (cloth_integrator)kind));
+        const long long grown = memory_of(cloth) - base;
+        CHECK(grown >= force_bytes(n) - 1024);
+        CHECK(memory_of(cloth) == cnt.live);
+    }
+    CHECK_OK(cloth_set_integrator(cloth, CLOTH_INTEGRATOR_XPBD));
+    CHECK(memory_of(cloth) == base);
+
+    /* a host's integrator always gets them, on XPBD's grid too */
+    view_probe probe = {0, 0};
+    const cloth_integrator_vtable vt = {"probe", 0u, NULL, NULL, probe_step, NULL};
+    CHECK_OK(cloth_set_custom_integrator(cloth, &vt, &probe));
+    const long long custom = memory_of(cloth) - base;
+    printf("memory: XPBD -> a host's integrator: +%lld bytes (forces %lld)\n", custom, force_bytes(n));
+    CHECK(custom <= force_bytes(n) && custom >= force_bytes(n) - 1024);
+    CHECK_OK(cloth_step(cloth, k_dt));
+    CHECK(probe.steps > 0 && probe.without_forces == 0);
+    CHECK_OK(cloth_set_integrator(cloth, CLOTH_INTEGRATOR_XPBD));
+    CHECK(memory_of(cloth) == base && base == cnt.live);
+    cloth_destroy(cloth);
+    CHECK(cnt.live == 0 && cnt.blocks == 0);
+}
+
+/* An allocator that refuses everything while `fail` is set. */
+typedef struct failing_alloc {
+    mem_counter cnt;
+    bool fail;
+} failing_alloc;
+
+static void *failing_alloc_fn(void *user, size_t size, size_t alignment)
+{
+    failing_alloc *f = user;
+    return f->fail ? NULL : mem_alloc(&f->cnt, size, alignment);
+}
+
+static void failing_free_fn(void *user, void *ptr, size_t size)
+{
+    failing_alloc *f = user;
+    mem_free(&f->cnt, ptr, size);
+}
+
+/* Every setter that would need the arrays refuses with OUT_OF_MEMORY when
+ * they cannot be had, and changes nothing: not the state, not the memory,
+ * not how the cloth steps on. */
+static void force_arrays_out_of_memory(void)
+{
+    failing_alloc fa = {{0, 0}, false};
+    cloth_allocator hooks = {failing_alloc_fn, failing_free_fn, &fa};
+    cloth_t *a = drape_cloth(16u, &hooks);
+    cloth_t *b = drape_cloth(16u, NULL);
+    if (a == NULL || b == NULL) {
+        cloth_destroy(a);
+        cloth_destroy(b);
+        return;
+    }
+    const float wind[3] = {1.0f, 0.0f, 0.5f};
+    const cloth_integrator_vtable vt = {"probe", 0u, NULL, NULL, probe_step, NULL};
+    view_probe probe = {0, 0};
+    CHECK_OK(cloth_step(a, k_dt));
+    CHECK_OK(cloth_step(b, k_dt));
+    const long long held = memory_of(a);
+    fa.fail = true;
+    CHECK_STATUS(cloth_set_constant_wind(a, wind), CLOTH_ERR_OUT_OF_MEMORY);
+    CHECK_STATUS(cloth_set_wind(a, wind_none, NULL), CLOTH_ERR_OUT_OF_MEMORY);
+    CHECK_STATUS(cloth_set_external_force(a, zero_force, NULL), CLOTH_ERR_OUT_OF_MEMORY);
+    CHECK_STATUS(cloth_set_integrator(a, CLOTH_INTEGRATOR_EXPLICIT_EULER), CLOTH_ERR_OUT_OF_MEMORY);
+    CHECK_STATUS(cloth_set_custom_integrator(a, &vt, &probe), CLOTH_ERR_OUT_OF_MEMORY);
+    cloth_integrator kind = CLOTH_INTEGRATOR_CUSTOM;
+    CHECK_OK(cloth_get_integrator(a, &kind));
+    CHECK(kind == CLOTH_INTEGRATOR_XPBD);
+    CHECK(memory_of(a) == held && held == fa.cnt.live);
+    /* removing what is not there, and XPBD again, need nothing */
+    CHECK_OK(cloth_set_wind(a, NULL, NULL));
+    CHECK_OK(cloth_set_external_force(a, NULL, NULL));
+    CHECK(memory_of(a) == held);
+    for (int s = 0; s < 5; ++s) {
+        CHECK_OK(cloth_step(a, k_dt));
+        CHECK_OK(cloth_step(b, k_dt));
+    }
+    CHECK(cloth_state_hash(a) == cloth_state_hash(b));
+    CHECK(probe.steps == 0);
+
+    /* with memory back: wind on, and a failed switch keeps the arrays */
+    fa.fail = false;
+    CHECK_OK(cloth_set_constant_wind(a, wind));
+    CHECK_OK(cloth_set_constant_wind(b, wind));
+    const long long windy = memory_of(a);
+    CHECK(windy - held == force_bytes(cloth_particle_count(a)));
+    fa.fail = true;
+    CHECK_STATUS(cloth_set_integrator(a, CLOTH_INTEGRATOR_PBD), CLOTH_ERR_OUT_OF_MEMORY);
+    CHECK(memory_of(a) == windy);
+    for (int s = 0; s < 5; ++s) {
+        CHECK_OK(cloth_step(a, k_dt));
+        CHECK_OK(cloth_step(b, k_dt));
+    }
+    CHECK(cloth_state_hash(a) == cloth_state_hash(b));
+    fa.fail = false;
+    cloth_destroy(a);
+    cloth_destroy(b);
+    CHECK(fa.cnt.live == 0 && fa.cnt.blocks == 0);
+}
+
+/* XPBD on a grid steps bit for bit the same with the arrays (all zero
+ * forces) as without them: a zero force hook, still air with no density,
+ * and arrays made and dropped between steps, against none at all. Moving
+ * pins, a gravity with -0 components and velocities of -0 reach the signs
+ * of zeros, which survive to the state where no spring acts (`springs`
+ * false: every stiffness 0). Returns the steps at which all four agree. */
+static int force_arrays_bitwise_run(bool springs)
+{
+    enum { RUNS = 4, STEPS = 40 };
+    const float gravity[3] = {-0.0f, -9.81f, -0.0f};
+    const float still[3] = {0.0f, 0.0f, 0.0f};
+    cloth_t *c[RUNS];
+    bool ok = true;
+    for (int r = 0; r < RUNS; ++r) {
+        c[r] = drape_cloth(24u, NULL);
+        ok = ok && c[r] != NULL;
+    }
+    const uint32_t n = ok ? cloth_particle_count(c[0]) : 0u;
+    float *minus_zero = malloc(3u * sizeof(float) * n);
+    ok = ok && minus_zero != NULL;
+    for (uint32_t i = 0; ok && i < 3u * n; ++i) {
+        minus_zero[i] = -0.0f;
+    }
+    for (int r = 0; ok && r < RUNS; ++r) {
+        CHECK_OK(cloth_set_gravity(c[r], gravity));
+        CHECK_OK(cloth_set_velocities(c[r], minus_zero, 0));
+        CHECK_OK(cloth_set_iterations(c[r], 3u));
+        for (int t = 0; !springs && t < 3; ++t) {
+            CHECK_OK(cloth_set_stiffness(c[r], (cloth_spring_type)t, 0.0f));
+        }
+    }
+    if (ok) {
+        CHECK_OK(cloth_set_external_force(c[1], zero_force, NULL));
+        CHECK_OK(cloth_set_air_density(c[2], 0.0f));
+        CHECK_OK(cloth_set_constant_wind(c[2], still));
+        CHECK_OK(cloth_set_air_density(c[3], 0.0f));
+    }
+    int same = 0;
+    for (int step = 0; ok && step < STEPS; ++step) {
+        /* the pins travel, one of them back and forth */
+        const float t = (float)step / (float)STEPS;
+        const float left[3] = {-1.0f + 0.2f * t, 0.1f * t, -1.0f};
+        const float right[3] = {1.0f, 0.0f, -1.0f + 0.05f * (float)(step % 3)};
+        /* run 3 goes through Euler and back, with still air on every other step */
+        CHECK_OK(cloth_set_integrator(c[3], CLOTH_INTEGRATOR_EXPLICIT_EULER));
+        CHECK_OK(cloth_set_integrator(c[3], CLOTH_INTEGRATOR_XPBD));
+        if (step % 2 == 0) {
+            CHECK_OK(cloth_set_constant_wind(c[3], still));
+        } else {
+            CHECK_OK(cloth_set_wind(c[3], NULL, NULL));
+        }
+        for (int r = 0; r < RUNS; ++r) {
+            CHECK_OK(cloth_pin(c[r], 0u, left));
+            CHECK_OK(cloth_pin(c[r], 23u, right));
+            CHECK_OK(cloth_step(c[r], k_dt));
+        }
+        const uint64_t h = cloth_state_hash(c[0]);
+        same += cloth_state_hash(c[1]) == h && cloth_state_hash(c[2]) == h && cloth_state_hash(c[3]) == h;
+    }
+    printf("XPBD grid %s springs, with zero force arrays vs without: %d of %d steps bitwise the same\n",
+           springs ? "with" : "without", same, (int)STEPS);
+    CHECK(same == STEPS);
+    free(minus_zero);
+    for (int r = 0; r < RUNS; ++r) {
+        cloth_destroy(c[r]);
+    }
+    return same;
+}
+
+static void force_arrays_bitwise(void)
+{
+    (void)force_arrays_bitwise_run(true);
+    (void)force_arrays_bitwise_run(false);
+}
+
 int main(void)
 {
     strain();
@@ -574,5 +873,8 @@ int main(void)
     counters_and_sizes();
     watchdog();
     memory();
+    force_arrays_memory();
+    force_arrays_out_of_memory();
+    force_arrays_bitwise();
     return test_finish("test_stats");
 }

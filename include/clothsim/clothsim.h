@@ -227,8 +227,12 @@ CLOTH_API cloth_status cloth_set_iterations(cloth_t *cloth, uint32_t iterations)
  * @return ::CLOTH_ERR_INVALID_ARGUMENT for a NULL cloth or an unknown kind
  *         (::CLOTH_INTEGRATOR_CUSTOM included: use cloth_set_custom_integrator());
  *         ::CLOTH_ERR_UNSUPPORTED for SEMIRIGID on a mesh cloth;
- *         ::CLOTH_ERR_OUT_OF_MEMORY if the integrator's scratch memory cannot
- *         be allocated. On failure the previous integrator stays.
+ *         ::CLOTH_ERR_OUT_OF_MEMORY if the integrator's scratch memory, or
+ *         the force arrays (12 bytes per particle) that every integrator but
+ *         XPBD on a grid without wind or force hook needs and a switch away
+ *         from it allocates, cannot be allocated. On failure the previous
+ *         integrator stays. Switching to XPBD on a grid without wind or
+ *         force hook frees the force arrays.
  */
 CLOTH_API cloth_status cloth_set_integrator(cloth_t *cloth, cloth_integrator kind);
 

@@ -70,9 +70,12 @@ typedef void (*cloth_force_fn)(void *user, float time, uint32_t count, const flo
  * each call; the aerodynamic force above follows from it. Installing it
  * replaces a constant wind. The first hook installed allocates scratch
  * buffers (through the cloth's allocator) that live as long as the cloth.
+ * With ::CLOTH_INTEGRATOR_XPBD on a grid, which otherwise keeps no force
+ * arrays, wind (a hook or a constant) also allocates them (12 bytes per
+ * particle); removing the wind, and the force hook if any, frees them.
  * @return ::CLOTH_ERR_INVALID_ARGUMENT for a NULL cloth;
- *         ::CLOTH_ERR_OUT_OF_MEMORY if the scratch buffers cannot be
- *         allocated (nothing changes).
+ *         ::CLOTH_ERR_OUT_OF_MEMORY if the scratch buffers or the force
+ *         arrays cannot be allocated (nothing changes).
  */
 CLOTH_API cloth_status cloth_set_wind(cloth_t *cloth, cloth_wind_fn fn, void *user);
 
@@ -80,7 +83,11 @@ CLOTH_API cloth_status cloth_set_wind(cloth_t *cloth, cloth_wind_fn fn, void *us
  * The same wind velocity `velocity` (m/s, finite) everywhere and always, for
  * hosts that need no field. It replaces a wind hook; cloth_set_wind() with
  * `fn` NULL removes it. A zero velocity installs still air (see above).
- * @return ::CLOTH_ERR_INVALID_ARGUMENT for NULL pointers or non-finite values.
+ * Allocates nothing, except the force arrays of XPBD on a grid as
+ * cloth_set_wind() does.
+ * @return ::CLOTH_ERR_INVALID_ARGUMENT for NULL pointers or non-finite values;
+ *         ::CLOTH_ERR_OUT_OF_MEMORY if those force arrays cannot be allocated
+ *         (nothing changes).
  */
 CLOTH_API cloth_status cloth_set_constant_wind(cloth_t *cloth, const float velocity[3]);
 
@@ -109,11 +116,11 @@ CLOTH_API cloth_status cloth_set_lift_coefficient(cloth_t *cloth, float lift);
 
 /**
  * Install the per-particle force hook (see ::cloth_force_fn), or remove it
- * with `fn` NULL. The first hook installed allocates scratch buffers as
- * cloth_set_wind() does.
+ * with `fn` NULL. The first hook installed allocates scratch buffers, and
+ * with XPBD on a grid the force arrays, as cloth_set_wind() does.
  * @return ::CLOTH_ERR_INVALID_ARGUMENT for a NULL cloth;
- *         ::CLOTH_ERR_OUT_OF_MEMORY if the scratch buffers cannot be
- *         allocated (nothing changes).
+ *         ::CLOTH_ERR_OUT_OF_MEMORY if the scratch buffers or the force
+ *         arrays cannot be allocated (nothing changes).
  */
 CLOTH_API cloth_status cloth_set_external_force(cloth_t *cloth, cloth_force_fn fn, void *user);
 

@@ -42,7 +42,13 @@ typedef struct cloth_step_view {
     float *vx, *vy, *vz;     /**< velocities, m/s; read and written */
     /** @} */
     /** @{ */
-    const float *fx, *fy, *fz; /**< forces for this substep, N (not gravity) */
+    /**
+     * Forces for this substep, N (not gravity). Never NULL for a host's
+     * integrator or any built-in but XPBD; the built-in XPBD on a grid cloth
+     * without wind or a force hook gets NULL, since nothing makes forces
+     * then and the cloth does not keep the arrays (12 bytes per particle).
+     */
+    const float *fx, *fy, *fz;
     /** @} */
     const float *inv_mass;   /**< 1/kg; 0 for pinned particles, which must not move */
     float gravity[3];        /**< m/s^2 */
@@ -91,8 +97,11 @@ typedef struct cloth_integrator_vtable {
 /**
  * Install the host's integrator. `vtable` and what `user` points to must stay
  * valid while installed. Positions and velocities carry over unchanged.
+ * A host's integrator always gets the force arrays in its view; coming from
+ * XPBD on a grid, which may run without them, this allocates them.
  * @return ::CLOTH_ERR_INVALID_ARGUMENT for a NULL cloth, vtable or `step`, or
- *         unknown flags; whatever `create` returns (the previous integrator
+ *         unknown flags; ::CLOTH_ERR_OUT_OF_MEMORY if the force arrays cannot
+ *         be allocated; whatever `create` returns (the previous integrator
  *         then stays).
  */
 CLOTH_API cloth_status cloth_set_custom_integrator(cloth_t *cloth, const cloth_integrator_vtable *vtable,

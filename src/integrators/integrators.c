@@ -33,11 +33,18 @@ const cloth_integrator_vtable *cloth_integrator_lookup(cloth_integrator kind)
 cloth_status cloth_integrator_install(cloth_t *cloth, const cloth_integrator_vtable *vt, void *user,
                                       cloth_integrator kind)
 {
+    /* the force arrays first: giving them back after a failed `create` is
+     * one free, while undoing a `create` would run the host's `destroy` */
+    cloth_status s = cloth_forces_reserve(cloth, kind, cloth->wind_on, cloth->force_fn != NULL);
+    if (s != CLOTH_OK) {
+        return s;
+    }
     void *state = NULL;
     if (vt->create != NULL) {
-        cloth_status s = vt->create(user, cloth, &state);
+        s = vt->create(user, cloth, &state);
         if (s != CLOTH_OK) {
-            return s; /* the old integrator stays */
+            cloth_forces_settle(cloth); /* the old integrator stays, with what it had */
+            return s;
         }
     }
     cloth_integrator_release(cloth);
@@ -45,6 +52,7 @@ cloth_status cloth_integrator_install(cloth_t *cloth, const cloth_integrator_vta
     cloth->integ_user = user;
     cloth->integ_state = state;
     cloth->integrator = kind;
+    cloth_forces_settle(cloth);
     return CLOTH_OK;
 }
 

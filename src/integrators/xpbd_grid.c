@@ -55,10 +55,24 @@ static void predict(uint32_t begin, uint32_t end, uint32_t worker, void *ctx)
     const cloth_step_view *s = p->view;
     const float h = p->h, d = p->decay;
     const float *restrict w = s->inv_mass;
-    const float *restrict fx = s->fx, *restrict fy = s->fy, *restrict fz = s->fz;
     float *restrict vx = s->vx, *restrict vy = s->vy, *restrict vz = s->vz;
     begin *= PARTICLES_PER_ITEM;
     end = end * PARTICLES_PER_ITEM < s->count ? end * PARTICLES_PER_ITEM : s->count;
+    if (s->fx == NULL) {
+        /* No wind and no hook: the cloth keeps no forces. `+ 0.0f` is the
+         * loop below's w f, which is then +0: it turns a g m of -0 (a pin
+         * under a negative g, or a -0 component of g) into +0 as that loop
+         * does, so a zero velocity keeps the same sign and the bits are the
+         * same (test_stats). Without -ffast-math no compiler drops it. */
+        for (uint32_t i = begin; i < end; ++i) {
+            const float m = w[i] > 0.0f ? 1.0f : 0.0f, dm = w[i] > 0.0f ? d : 1.0f;
+            vx[i] = (vx[i] * dm + (p->gx * m + 0.0f) * h) * h;
+            vy[i] = (vy[i] * dm + (p->gy * m + 0.0f) * h) * h;
+            vz[i] = (vz[i] * dm + (p->gz * m + 0.0f) * h) * h;
+        }
+        return;
+    }
+    const float *restrict fx = s->fx, *restrict fy = s->fy, *restrict fz = s->fz;
     for (uint32_t i = begin; i < end; ++i) {
         /* a pin (w = 0) moves by its own velocity: no gravity, no decay */
         const float m = w[i] > 0.0f ? 1.0f : 0.0f, dm = w[i] > 0.0f ? d : 1.0f;
