@@ -17,10 +17,13 @@
  *   tethers_dirty) and is rebuilt at the next step, never inside cloth_pin(),
  *   so pinning many particles in a row costs one rebuild.
  *
- * Both give the same bits: the grid path sorts its pins per particle with the
- * same insertion and the same rest distances as the table's rebuild, and then
- * runs the same projection; it only skips, by a conservative float test,
- * particles that the projection would leave untouched.
+ * Both give the same bits: every path hands a particle's pins to the
+ * projection in increasing index order (the table is stored so, the grid's
+ * pins are sorted once per range) with the same rest distances, and the grid
+ * path only skips, by a conservative float test, particles that the
+ * projection would leave untouched. The projection itself is a float batch
+ * for particles on one or two tethers (the usual case: a cloth hung from a
+ * point or two) and double, one particle at a time, for three or four.
  *
  * Rest distances come from the creation shape: a grid's is implied by its
  * spacing and the angle between its axes; a mesh's positions are copied at
@@ -29,7 +32,22 @@
 #include "cloth_internal.h"
 
 #include <float.h>
+#include <stdlib.h>
 #include <string.h>
+
+/* The batch loops below are plain C that the compiler vectorises; on x86
+ * they are compiled a second time for AVX2 and picked at run time. Same
+ * IEEE operations lane by lane (no FMA: the library is built with
+ * -ffp-contract=off, and AVX2 alone does not enable it), so the same bits
+ * either way. */
+#if (defined(__x86_64__) || defined(__i386__)) && (defined(__GNUC__) || defined(__clang__))
+#define TETHERS_X86 1
+#define INLINE_ALWAYS inline __attribute__((always_inline))
+#define TARGET_AVX2 __attribute__((target("avx2")))
+#else
+#define TETHERS_X86 0
+#define INLINE_ALWAYS inline
+#endif
 
 #define K CLOTH_TETHERS_PER_PARTICLE
 #define NO_PIN 0xffffffffu
@@ -41,6 +59,7 @@
  * step does not fail for want of memory it did not ask for. */
 struct cloth_tethers {
     float scale;
+    bool avx2; /* the batch loops' AVX2 build runs here */
     uint32_t *pin;      /* K per particle: particle index of a pin, NO_PIN after the last; NULL: no table */
     float *rest;        /* K per particle: rest distance to that pin, m */
     size_t table_bytes; /* of the block pin and rest share */
@@ -106,6 +125,19 @@ void cloth_tethers_free(cloth_t *cloth)
     cloth->rest_shape = NULL;
 }
 
+/* As the XPBD spring kernel chooses (xpbd_span.c): CLOTHSIM_SIMD=scalar
+ * keeps the plain build. */
+static bool use_avx2(void)
+{
+#if TETHERS_X86
+    const char *want = getenv("CLOTHSIM_SIMD");
+    __builtin_cpu_init();
+    return __builtin_cpu_supports("avx2") && !(want != NULL && strcmp(want, "scalar") == 0);
+#else
+    return false;
+#endif
+}
+
 cloth_status cloth_set_tethers(cloth_t *cloth, float scale)
 {
     if (cloth == NULL || !(scale == 0.0f || (scale >= 1.0f && scale <= 10.0f))) {
@@ -123,6 +155,7 @@ cloth_status cloth_set_tethers(cloth_t *cloth, float scale)
             return CLOTH_ERR_OUT_OF_MEMORY;
         }
         memset(t, 0, sizeof *t);
+        t->avx2 = use_avx2();
     }
     /* A table needed now is allocated now, so that running out of memory is
      * reported here rather than absorbed by a slower step. */
@@ -164,10 +197,14 @@ static void grid_terms(const cloth_t *cloth, double *s2, double *cross)
     *cross = diag * diag - 2.0 * *s2;
 }
 
-static float grid_rest(double s2, double cross, double dc, double dr)
+/* d2 < 0 (rounding, nearly parallel axes) clamped to 0 without a
+ * comparison, (d2 + |d2|) / 2 being d2 exactly otherwise, so that the grid
+ * path's batches compute this in a loop that vectorises, with the bits the
+ * table's rebuild gets. */
+static INLINE_ALWAYS float grid_rest(double s2, double cross, double dc, double dr)
 {
     const double d2 = s2 * (dc * dc + dr * dr) + cross * dc * dr;
-    return (float)sqrt(d2 > 0.0 ? d2 : 0.0);
+    return (float)sqrt(0.5 * (d2 + fabs(d2)));
 }
 
 static float grid_rest_distance(const cloth_t *cloth, uint32_t a, uint32_t b)
@@ -217,7 +254,26 @@ static void clear_list(uint32_t pin[K], float rest[K])
     }
 }
 
-/* Particle i's K nearest pins among all of them. */
+/* A particle's pins in the order constrain() takes them: by particle index,
+ * NO_PIN (the largest) after the last. The projection's last bits can depend
+ * on the order of the balls, so every path hands them over in one order, and
+ * this one the grid path knows without sorting anything per particle. */
+static void order_by_index(uint32_t pin[K], float rest[K])
+{
+    for (int a = 1; a < K; ++a) {
+        const uint32_t p = pin[a];
+        const float d = rest[a];
+        int b = a;
+        for (; b > 0 && pin[b - 1] > p; --b) {
+            pin[b] = pin[b - 1];
+            rest[b] = rest[b - 1];
+        }
+        pin[b] = p;
+        rest[b] = d;
+    }
+}
+
+/* Particle i's K nearest pins among all of them, in index order. */
 static void nearest_pins(const cloth_t *cloth, uint32_t i, uint32_t pin[K], float rest[K])
 {
     clear_list(pin, rest);
@@ -225,6 +281,7 @@ static void nearest_pins(const cloth_t *cloth, uint32_t i, uint32_t pin[K], floa
         const uint32_t p = cloth->pins[q].index;
         insert_pin(pin, rest, p, rest_distance(cloth, i, p));
     }
+    order_by_index(pin, rest);
 }
 
 /* The table: every free particle's K nearest pins. */
@@ -450,8 +507,10 @@ static void alternate(const region *g, const double y[3], double out[3])
 }
 
 /* Keep particle i in its region; remove its outward velocity, relative to
- * the pin, along every tether it ends up taut on. */
-static void constrain(cloth_particles *pt, uint32_t i, const uint32_t *pin, const float *rest, float scale)
+ * the pin, along every tether it ends up taut on. Double throughout: the
+ * path of three or four tethers, and of what the float path below leaves
+ * (concentric pins, a particle on their axis, balls that do not meet). */
+static void constrain_exact(cloth_particles *pt, uint32_t i, const uint32_t *pin, const float *rest, float scale)
 {
     region g;
     const double y[3] = {(double)pt->x[i], (double)pt->y[i], (double)pt->z[i]};
@@ -477,70 +536,388 @@ static void constrain(cloth_particles *pt, uint32_t i, const uint32_t *pin, cons
     pt->x[i] = (float)x[0];
     pt->y[i] = (float)x[1];
     pt->z[i] = (float)x[2];
-    /* The unit directions of the tethers the particle is now taut on. */
-    double n[K][3];
-    uint32_t taut[K];
+    /* The unit directions of the tethers the particle is now taut on, and
+     * the pins' velocities. */
+    double n[K][3], vp[K][3];
     int m = 0;
     for (int k = 0; k < g.n; ++k) {
         const double d[3] = {x[0] - g.c[k][0], x[1] - g.c[k][1], x[2] - g.c[k][2]};
         const double l2 = dot3(d, d), lim = g.r[k] * (1.0 - INSIDE_EPS);
         if (l2 >= lim * lim && l2 > 0.0) {
             const double inv = 1.0 / sqrt(l2);
+            const uint32_t p = pin[k];
             n[m][0] = d[0] * inv;
             n[m][1] = d[1] * inv;
             n[m][2] = d[2] * inv;
-            taut[m++] = pin[k];
+            vp[m][0] = (double)pt->vx[p];
+            vp[m][1] = (double)pt->vy[p];
+            vp[m][2] = (double)pt->vz[p];
+            ++m;
         }
     }
     /* A second round when taut on several: removing the outward part along
      * one tether can leave an outward part along another that is not
      * perpendicular to it. */
+    double v[3] = {(double)pt->vx[i], (double)pt->vy[i], (double)pt->vz[i]};
     for (int round = 0; round < (m > 1 ? 2 : 1); ++round) {
         for (int k = 0; k < m; ++k) {
-            const uint32_t p = taut[k];
-            const double rv[3] = {(double)(pt->vx[i] - pt->vx[p]), (double)(pt->vy[i] - pt->vy[p]),
-                                  (double)(pt->vz[i] - pt->vz[p])};
+            const double rv[3] = {v[0] - vp[k][0], v[1] - vp[k][1], v[2] - vp[k][2]};
             const double out = dot3(rv, n[k]);
             if (out > 0.0) {
-                pt->vx[i] = (float)((double)pt->vx[i] - out * n[k][0]);
-                pt->vy[i] = (float)((double)pt->vy[i] - out * n[k][1]);
-                pt->vz[i] = (float)((double)pt->vz[i] - out * n[k][2]);
+                v[0] -= out * n[k][0];
+                v[1] -= out * n[k][1];
+                v[2] -= out * n[k][2];
             }
         }
     }
+    pt->vx[i] = (float)v[0];
+    pt->vy[i] = (float)v[1];
+    pt->vz[i] = (float)v[2];
 }
 
+
+/* --- One or two tethers: float, in batches ----------------------------
+ *
+ * A cloth held at one or two points (the usual case) has every particle on
+ * one or two tethers, and one that is outside ends up on a sphere or on the
+ * circle where two meet: closed forms. The particles found outside are
+ * gathered into batches of LANES, structure of arrays, and each batch runs
+ * a branch-free loop that computes every candidate (sphere 0, sphere 1,
+ * their circle, in nearest_in_region's order) and selects, so that it
+ * vectorises. Float: a position is a float in the end, and the candidates'
+ * roundings (a few ulps of the coordinates) stay inside INSIDE_EPS unless a
+ * radius is tiny next to the coordinates. A lane whose answer is none of
+ * these (pins that coincide, a particle on their axis, balls that do not
+ * meet, a circle point that misses the balls by more than the slack, as
+ * such a tiny radius can make it) is marked and goes to constrain_exact().
+ *
+ * A lane's result depends on its own inputs alone, computed by the same
+ * IEEE operations whichever lane of whichever batch it sits in (the
+ * library is built without contraction into FMA, and sqrtf and division
+ * are correctly rounded), so the table, grid and scan paths, which all feed
+ * particles with their pins in index order, agree to the bit. */
+#define LANES 64u
+
+/* Slack of "inside a ball" and of "taut", as in INSIDE_EPS. */
+#define HI_F ((float)(1.0 + INSIDE_EPS))
+#define LO_F ((float)(1.0 - INSIDE_EPS))
+
+struct grid_pins;
+
+typedef struct lanes {
+    uint32_t n;    /* lanes in use */
+    uint32_t pins; /* tethers per lane, 1 or 2 */
+    float scale;
+    bool avx2;
+    const struct grid_pins *grid; /* the grid path: pins and rest distances filled at the flush */
+    double row[LANES], col[LANES]; /* the grid path: the particles' */
+    uint32_t index[LANES];
+    uint32_t pin[2][LANES];
+    float rest[2][LANES];
+    float x[LANES], y[LANES], z[LANES], vx[LANES], vy[LANES], vz[LANES];
+    float px[2][LANES], py[2][LANES], pz[2][LANES], pvx[2][LANES], pvy[2][LANES], pvz[2][LANES], r[2][LANES];
+    int32_t exact[LANES]; /* not char: a loop storing chars would take 16 lanes at a time, in too few registers */
+} lanes;
+
+/* Outside the ball (p, r) in float: the batch's own test, and the table
+ * path's test for entering a batch. */
+static INLINE_ALWAYS bool outside_f(float px, float py, float pz, float x, float y, float z, float r)
+{
+    const float dx = x - px, dy = y - py, dz = z - pz;
+    return dx * dx + dy * dy + dz * dz > r * r;
+}
+
+/* Lane masks: all ones or zero. A float comparison as a condition keeps
+ * GCC from vectorising the loop (it will not if-convert a comparison that
+ * may trap), an integer mask and a bitwise select do not. */
+typedef int32_t mask;
+
+static INLINE_ALWAYS mask gt(float a, float b)
+{
+    return -(mask)(a > b);
+}
+
+static INLINE_ALWAYS mask le(float a, float b)
+{
+    return -(mask)(a <= b);
+}
+
+static INLINE_ALWAYS float sel(mask m, float a, float b)
+{
+    int32_t ia, ib;
+    memcpy(&ia, &a, sizeof ia);
+    memcpy(&ib, &b, sizeof ib);
+    ia = (ia & m) | (ib & ~m);
+    float out;
+    memcpy(&out, &ia, sizeof out);
+    return out;
+}
+
+/* The velocity update of one tether: v loses its outward part along unit n,
+ * relative to the pin's velocity vp, when taut. */
+static INLINE_ALWAYS void unstretch(mask taut, const float n[3], const float vp[3], float v[3])
+{
+    const float out = (v[0] - vp[0]) * n[0] + (v[1] - vp[1]) * n[1] + (v[2] - vp[2]) * n[2];
+    const mask cut = taut & gt(out, 0.0f);
+    for (int m = 0; m < 3; ++m) {
+        v[m] = sel(cut, v[m] - out * n[m], v[m]);
+    }
+}
+
+static INLINE_ALWAYS void solve_one_body(lanes *b)
+{
+    const uint32_t count = b->n;
+    for (uint32_t j = 0; j < count; ++j) {
+        const float px = b->px[0][j], py = b->py[0][j], pz = b->pz[0][j], r = b->r[0][j];
+        const float dx = b->x[j] - px, dy = b->y[j] - py, dz = b->z[j] - pz;
+        const float l2 = dx * dx + dy * dy + dz * dz;
+        const mask active = gt(l2, r * r);
+        const float inv = 1.0f / sqrtf(sel(active, l2, 1.0f));
+        const float f = r * inv;
+        const float n[3] = {dx * inv, dy * inv, dz * inv}, vp[3] = {b->pvx[0][j], b->pvy[0][j], b->pvz[0][j]};
+        float v[3] = {b->vx[j], b->vy[j], b->vz[j]};
+        unstretch(gt(r, 0.0f), n, vp, v); /* r = 0 leaves it on the pin: no direction */
+        b->x[j] = sel(active, px + dx * f, b->x[j]);
+        b->y[j] = sel(active, py + dy * f, b->y[j]);
+        b->z[j] = sel(active, pz + dz * f, b->z[j]);
+        b->vx[j] = sel(active, v[0], b->vx[j]);
+        b->vy[j] = sel(active, v[1], b->vy[j]);
+        b->vz[j] = sel(active, v[2], b->vz[j]);
+        b->exact[j] = 0;
+    }
+}
+
+static INLINE_ALWAYS void solve_two_body(lanes *b)
+{
+    const uint32_t count = b->n;
+    for (uint32_t j = 0; j < count; ++j) {
+        const float ax = b->px[0][j], ay = b->py[0][j], az = b->pz[0][j], ra = b->r[0][j];
+        const float bx = b->px[1][j], by = b->py[1][j], bz = b->pz[1][j], rb = b->r[1][j];
+        const float yx = b->x[j], yy = b->y[j], yz = b->z[j];
+        const float lima = ra * HI_F, limb = rb * HI_F;
+        const float dax = yx - ax, day = yy - ay, daz = yz - az;
+        const float dbx = yx - bx, dby = yy - by, dbz = yz - bz;
+        const float la2 = dax * dax + day * day + daz * daz, lb2 = dbx * dbx + dby * dby + dbz * dbz;
+        const mask oa = gt(la2, ra * ra), ob = gt(lb2, rb * rb);
+        /* sphere a's nearest point, if it is in ball b */
+        const float fa = ra / sqrtf(sel(oa, la2, 1.0f));
+        const float sax = ax + dax * fa, say = ay + day * fa, saz = az + daz * fa;
+        const float eax = sax - bx, eay = say - by, eaz = saz - bz;
+        const mask va = oa & le(eax * eax + eay * eay + eaz * eaz, limb * limb);
+        /* sphere b's, if in ball a */
+        const float fb = rb / sqrtf(sel(ob, lb2, 1.0f));
+        const float sbx = bx + dbx * fb, sby = by + dby * fb, sbz = bz + dbz * fb;
+        const float ebx = sbx - ax, eby = sby - ay, ebz = sbz - az;
+        const mask vb = ~va & ob & le(ebx * ebx + eby * eby + ebz * ebz, lima * lima);
+        /* the circle: centre a + s w on the axis w = b - a, radius rho; the
+         * point of it nearest y is along y's offset q from the axis */
+        const float wx = bx - ax, wy = by - ay, wz = bz - az;
+        const float w2 = wx * wx + wy * wy + wz * wz;
+        const mask apart = gt(w2, 0.0f);
+        const float iw2 = 1.0f / sel(apart, w2, 1.0f);
+        const float s = (w2 + ra * ra - rb * rb) * (0.5f * iw2);
+        const float rho2 = ra * ra - s * s * w2;
+        const float big = sel(gt(ra, rb), ra * ra, rb * rb);
+        const mask meet = le((float)(-2.0 * INSIDE_EPS) * big, rho2);
+        const float along = (dax * wx + day * wy + daz * wz) * iw2;
+        const float qx = dax - along * wx, qy = day - along * wy, qz = daz - along * wz;
+        const float q2 = qx * qx + qy * qy + qz * qz;
+        const mask off_axis = gt(q2, 0.0f);
+        const float f = sqrtf(sel(gt(rho2, 0.0f), rho2, 0.0f) / sel(off_axis, q2, 1.0f));
+        const float cx = ax + s * wx + qx * f, cy = ay + s * wy + qy * f, cz = az + s * wz + qz * f;
+        const float cax = cx - ax, cay = cy - ay, caz = cz - az, cbx = cx - bx, cby = cy - by, cbz = cz - bz;
+        const mask vc = apart & meet & off_axis & le(cax * cax + cay * cay + caz * caz, lima * lima) &
+                        le(cbx * cbx + cby * cby + cbz * cbz, limb * limb);
+        const mask active = oa | ob;
+        b->exact[j] = active & ~va & ~vb & ~vc;
+        const float x = sel(va, sax, sel(vb, sbx, cx)), y = sel(va, say, sel(vb, sby, cy));
+        const float z = sel(va, saz, sel(vb, sbz, cz));
+        /* the tethers it is now taut on */
+        const float tax = x - ax, tay = y - ay, taz = z - az, tbx = x - bx, tby = y - by, tbz = z - bz;
+        const float ta2 = tax * tax + tay * tay + taz * taz, tb2 = tbx * tbx + tby * tby + tbz * tbz;
+        const float loa = ra * LO_F, lob = rb * LO_F;
+        const mask taut_a = le(loa * loa, ta2) & gt(ta2, 0.0f), taut_b = le(lob * lob, tb2) & gt(tb2, 0.0f);
+        const float ia = 1.0f / sqrtf(sel(taut_a, ta2, 1.0f)), ib = 1.0f / sqrtf(sel(taut_b, tb2, 1.0f));
+        const float na[3] = {tax * ia, tay * ia, taz * ia}, nb[3] = {tbx * ib, tby * ib, tbz * ib};
+        const float vpa[3] = {b->pvx[0][j], b->pvy[0][j], b->pvz[0][j]};
+        const float vpb[3] = {b->pvx[1][j], b->pvy[1][j], b->pvz[1][j]};
+        float v[3] = {b->vx[j], b->vy[j], b->vz[j]};
+        /* A second round when taut on both: removing the outward part along
+         * one tether can leave an outward part along the other that is not
+         * perpendicular to it. */
+        unstretch(taut_a, na, vpa, v);
+        unstretch(taut_b, nb, vpb, v);
+        unstretch(taut_a & taut_b, na, vpa, v);
+        unstretch(taut_a & taut_b, nb, vpb, v);
+        b->x[j] = sel(active, x, yx);
+        b->y[j] = sel(active, y, yy);
+        b->z[j] = sel(active, z, yz);
+        b->vx[j] = sel(active, v[0], b->vx[j]);
+        b->vy[j] = sel(active, v[1], b->vy[j]);
+        b->vz[j] = sel(active, v[2], b->vz[j]);
+    }
+}
+
+static void solve_plain(lanes *b)
+{
+    if (b->pins == 1u) {
+        solve_one_body(b);
+    } else {
+        solve_two_body(b);
+    }
+}
+
+#if TETHERS_X86
+TARGET_AVX2 static void solve_avx2(lanes *b)
+{
+    if (b->pins == 1u) {
+        solve_one_body(b);
+    } else {
+        solve_two_body(b);
+    }
+}
+#endif
+
+static void lanes_init(lanes *b, uint32_t pins, const struct cloth_tethers *t, const struct grid_pins *grid)
+{
+    b->n = 0u;
+    b->pins = pins;
+    b->scale = t->scale;
+    b->avx2 = t->avx2;
+    b->grid = grid;
+}
+
+static void grid_fill(lanes *b);
+
+static void lanes_flush(lanes *b, cloth_particles *pt)
+{
+    if (b->grid != NULL) {
+        grid_fill(b);
+    }
+#if TETHERS_X86
+    if (b->avx2) {
+        solve_avx2(b);
+    } else {
+        solve_plain(b);
+    }
+#else
+    solve_plain(b);
+#endif
+    for (uint32_t j = 0; j < b->n; ++j) {
+        const uint32_t i = b->index[j];
+        if (b->exact[j] != 0) {
+            uint32_t pin[K];
+            float rest[K];
+            clear_list(pin, rest);
+            for (uint32_t k = 0; k < b->pins; ++k) {
+                pin[k] = b->pin[k][j];
+                rest[k] = b->rest[k][j];
+            }
+            constrain_exact(pt, i, pin, rest, b->scale);
+        } else {
+            pt->x[i] = b->x[j];
+            pt->y[i] = b->y[j];
+            pt->z[i] = b->z[j];
+            pt->vx[i] = b->vx[j];
+            pt->vy[i] = b->vy[j];
+            pt->vz[i] = b->vz[j];
+        }
+    }
+    b->n = 0u;
+}
+
+/* Particle i, with b->pins pins in index order and their rest distances,
+ * into the batch. */
+static void lanes_push(lanes *b, cloth_particles *pt, uint32_t i, const uint32_t *pin, const float *rest)
+{
+    const uint32_t j = b->n;
+    b->index[j] = i;
+    b->x[j] = pt->x[i];
+    b->y[j] = pt->y[i];
+    b->z[j] = pt->z[i];
+    b->vx[j] = pt->vx[i];
+    b->vy[j] = pt->vy[i];
+    b->vz[j] = pt->vz[i];
+    for (uint32_t k = 0; k < b->pins; ++k) {
+        const uint32_t p = pin[k];
+        b->pin[k][j] = p;
+        b->rest[k][j] = rest[k];
+        b->r[k][j] = b->scale * rest[k];
+        b->px[k][j] = pt->x[p];
+        b->py[k][j] = pt->y[p];
+        b->pz[k][j] = pt->z[p];
+        b->pvx[k][j] = pt->vx[p];
+        b->pvy[k][j] = pt->vy[p];
+        b->pvz[k][j] = pt->vz[p];
+    }
+    b->n = j + 1u;
+    if (b->n == LANES) {
+        lanes_flush(b, pt);
+    }
+}
+
+/* Particle i with its pins in index order (NO_PIN after the last): into a
+ * batch if it has one or two and is outside one of them (the batch's own
+ * test, so skipping the others changes nothing), else the exact path. */
+static void constrain(cloth_particles *pt, lanes *one, lanes *two, uint32_t i, const uint32_t *pin, const float *rest,
+                      float scale)
+{
+    const uint32_t n = pin[1] == NO_PIN ? 1u : (pin[2] == NO_PIN ? 2u : 3u);
+    if (n > 2u) {
+        constrain_exact(pt, i, pin, rest, scale);
+        return;
+    }
+    bool out = false;
+    for (uint32_t k = 0; k < n; ++k) {
+        const uint32_t p = pin[k];
+        out = out || outside_f(pt->x[p], pt->y[p], pt->z[p], pt->x[i], pt->y[i], pt->z[i], scale * rest[k]);
+    }
+    if (out) {
+        lanes_push(n == 1u ? one : two, pt, i, pin, rest);
+    }
+}
 
 /* --- The substep pass ------------------------------------------------- */
 
 static void table_range(cloth_t *cloth, const struct cloth_tethers *t, uint32_t begin, uint32_t end)
 {
+    lanes one, two;
+    lanes_init(&one, 1u, t, NULL);
+    lanes_init(&two, 2u, t, NULL);
     for (uint32_t i = begin; i < end; ++i) {
         const size_t at = (size_t)K * i;
         if (t->pin[at] != NO_PIN) {
-            constrain(&cloth->p, i, &t->pin[at], &t->rest[at], t->scale);
+            constrain(&cloth->p, &one, &two, i, &t->pin[at], &t->rest[at], t->scale);
         }
     }
+    lanes_flush(&one, &cloth->p);
+    lanes_flush(&two, &cloth->p);
 }
 
 /* A grid with more pins than K whose table could not be allocated. */
-static void scan_range(cloth_t *cloth, float scale, uint32_t begin, uint32_t end)
+static void scan_range(cloth_t *cloth, const struct cloth_tethers *t, uint32_t begin, uint32_t end)
 {
     uint32_t pin[K];
     float rest[K];
+    const float scale = t->scale;
+    lanes one, two;
+    lanes_init(&one, 1u, t, NULL);
+    lanes_init(&two, 2u, t, NULL);
     for (uint32_t i = begin; i < end; ++i) {
         if (cloth->p.w[i] != 0.0f) {
             nearest_pins(cloth, i, pin, rest);
-            constrain(&cloth->p, i, pin, rest, scale);
+            constrain(&cloth->p, &one, &two, i, pin, rest, scale);
         }
     }
+    lanes_flush(&one, &cloth->p);
+    lanes_flush(&two, &cloth->p);
 }
 
 /*
  * The grid path. Most particles in most substeps are well inside their
  * tethers, and the projection leaves those alone; a float test over a row
- * finds the few that may not be, and only those take the exact path (their
- * pins sorted as the table would hold them, then constrain()).
+ * finds the few that may not be, and only those go on: into a batch (one or
+ * two pins) or to constrain_exact() (three or four).
  *
  * The test flags a particle when |x - x_p|^2 > lim for some pin p, where lim
  * is `(1 - m) scale^2 d0^2` evaluated in float as a quadratic in the column
@@ -554,7 +931,10 @@ static void scan_range(cloth_t *cloth, float scale, uint32_t begin, uint32_t end
  *   size of the terms; the middle term can cancel the others by a factor up
  *   to kappa = (1 + c) / (1 - c), c = |cross| / (2 s2) = |cos| of the angle
  *   between the axes, so 12u kappa of lim.
- * m = 32u (1 + kappa) covers 6u + 4u + 12u kappa with room. The bound needs
+ * m = 32u (1 + kappa) covers 6u + 4u + 12u kappa with room. The batches'
+ * own test, |x - x_p|^2 > (scale d0)^2 all in float, compares the very float
+ * |x - x_p|^2 the flag test computes (same operations) with a float
+ * (scale d0)^2 >= scale^2 d0^2 (1 - 5u), so it is covered too. The bound needs
  * the values near lim to be normal floats and lim finite over the grid;
  * outside that range (absurd spacings, nearly parallel axes) every free
  * particle takes the exact path, which is always right.
@@ -563,9 +943,9 @@ static void scan_range(cloth_t *cloth, float scale, uint32_t begin, uint32_t end
 
 typedef struct grid_pins {
     uint32_t n;
-    uint32_t index[K]; /* in the order of cloth->pins, as the table's rebuild inserts them */
+    uint32_t index[K]; /* increasing: the order constrain() takes them in */
     int32_t row[K], col[K];
-    float x[K], y[K], z[K];
+    float x[K], y[K], z[K], vx[K], vy[K], vz[K];
     double s2, cross; /* grid_terms */
     double a, b;      /* scale^2 (1 - m) times s2 and cross */
     bool exact_only;  /* the float test is not proven for this grid: flag every free particle */
@@ -575,14 +955,24 @@ static void grid_pins_init(const cloth_t *cloth, float scale, grid_pins *g)
 {
     memset(g, 0, sizeof *g);
     g->n = cloth->pin_count;
+    uint32_t index[K];
+    float unused[K];
+    clear_list(index, unused);
     for (uint32_t k = 0; k < g->n; ++k) {
-        const uint32_t p = cloth->pins[k].index;
+        index[k] = cloth->pins[k].index;
+    }
+    order_by_index(index, unused);
+    for (uint32_t k = 0; k < g->n; ++k) {
+        const uint32_t p = index[k];
         g->index[k] = p;
         g->row[k] = (int32_t)(p / cloth->cols);
         g->col[k] = (int32_t)(p % cloth->cols);
         g->x[k] = cloth->p.x[p];
         g->y[k] = cloth->p.y[p];
         g->z[k] = cloth->p.z[p];
+        g->vx[k] = cloth->p.vx[p];
+        g->vy[k] = cloth->p.vy[p];
+        g->vz[k] = cloth->p.vz[p];
     }
     grid_terms(cloth, &g->s2, &g->cross);
     const double c = g->s2 > 0.0 ? fabs(g->cross) / (2.0 * g->s2) : 1.0;
@@ -602,8 +992,8 @@ static void grid_pins_init(const cloth_t *cloth, float scale, grid_pins *g)
 /* Flags of the particles [i, i + len) of row r starting at column c0; true
  * if any is flagged. N pins, a constant where inlined, so the inner loop
  * unrolls and the loop over particles vectorises. */
-static inline bool flag_span(const cloth_particles *pt, const grid_pins *g, uint32_t n, int32_t r, int32_t c0,
-                             uint32_t i, uint32_t len, unsigned char *flag)
+static INLINE_ALWAYS bool flag_span(const cloth_particles *pt, const grid_pins *g, uint32_t n, int32_t r, int32_t c0,
+                             uint32_t i, uint32_t len, int32_t *flag)
 {
     float b[K], e[K];
     const float a = (float)g->a;
@@ -613,7 +1003,7 @@ static inline bool flag_span(const cloth_particles *pt, const grid_pins *g, uint
         e[k] = (float)(g->a * dr * dr);
     }
     const float *restrict x = pt->x + i, *restrict y = pt->y + i, *restrict z = pt->z + i, *restrict w = pt->w + i;
-    unsigned any = 0u;
+    int32_t any = 0; /* int32_t flags, not chars: a loop storing chars would take 16 lanes at a time */
     for (uint32_t j = 0; j < len; ++j) {
         float worst = -FLT_MAX;
         for (uint32_t k = 0; k < n; ++k) {
@@ -622,15 +1012,88 @@ static inline bool flag_span(const cloth_particles *pt, const grid_pins *g, uint
             const float excess = (dx * dx + dy * dy + dz * dz) - ((a * dc + b[k]) * dc + e[k]);
             worst = excess > worst ? excess : worst;
         }
-        const unsigned f = (unsigned)(worst > 0.0f) & (unsigned)(w[j] != 0.0f);
-        flag[j] = (unsigned char)f;
+        const int32_t f = (int32_t)(worst > 0.0f) & (int32_t)(w[j] != 0.0f);
+        flag[j] = f;
         any |= f;
     }
-    return any != 0u;
+    return any != 0;
 }
 
-/* The exact path for particle i at row r, column c: its pins in the order
- * the table would list them, then the projection. */
+/* The grid path's batches take their pins from the grid and their rest
+ * distances from the rows and columns, as the table's rebuild does. */
+static INLINE_ALWAYS void grid_fill_body(lanes *b)
+{
+    const grid_pins *g = b->grid;
+    const uint32_t count = b->n;
+    const double s2 = g->s2, cross = g->cross;
+    const float scale = b->scale;
+    for (uint32_t k = 0; k < b->pins; ++k) {
+        const uint32_t p = g->index[k];
+        const float x = g->x[k], y = g->y[k], z = g->z[k], vx = g->vx[k], vy = g->vy[k], vz = g->vz[k];
+        const double pr = (double)g->row[k], pc = (double)g->col[k];
+        const double *restrict row = b->row, *restrict col = b->col;
+        float *restrict rest = b->rest[k], *restrict r = b->r[k];
+        for (uint32_t j = 0; j < count; ++j) {
+            rest[j] = grid_rest(s2, cross, col[j] - pc, row[j] - pr);
+            r[j] = scale * rest[j];
+        }
+        for (uint32_t j = 0; j < count; ++j) {
+            b->pin[k][j] = p;
+            b->px[k][j] = x;
+            b->py[k][j] = y;
+            b->pz[k][j] = z;
+            b->pvx[k][j] = vx;
+            b->pvy[k][j] = vy;
+            b->pvz[k][j] = vz;
+        }
+    }
+}
+
+static void grid_fill_plain(lanes *b)
+{
+    grid_fill_body(b);
+}
+
+#if TETHERS_X86
+TARGET_AVX2 static void grid_fill_avx2(lanes *b)
+{
+    grid_fill_body(b);
+}
+#endif
+
+static void grid_fill(lanes *b)
+{
+#if TETHERS_X86
+    if (b->avx2) {
+        grid_fill_avx2(b);
+        return;
+    }
+#endif
+    grid_fill_plain(b);
+}
+
+/* A flagged particle i at row r, column c, on a grid with one or two pins:
+ * into the batch, which is the test for being outside. */
+static void grid_push(lanes *b, cloth_particles *pt, uint32_t i, uint32_t r, uint32_t c)
+{
+    const uint32_t j = b->n;
+    b->index[j] = i;
+    b->x[j] = pt->x[i];
+    b->y[j] = pt->y[i];
+    b->z[j] = pt->z[i];
+    b->vx[j] = pt->vx[i];
+    b->vy[j] = pt->vy[i];
+    b->vz[j] = pt->vz[i];
+    b->row[j] = (double)r;
+    b->col[j] = (double)c;
+    b->n = j + 1u;
+    if (b->n == LANES) {
+        lanes_flush(b, pt);
+    }
+}
+
+/* A flagged particle i at row r, column c, on a grid with three or four
+ * pins: its pins as the table would list them, then the exact path. */
 static void grid_constrain(cloth_t *cloth, const grid_pins *g, float scale, uint32_t i, uint32_t r, uint32_t c)
 {
     uint32_t pin[K];
@@ -638,16 +1101,49 @@ static void grid_constrain(cloth_t *cloth, const grid_pins *g, float scale, uint
     clear_list(pin, rest);
     for (uint32_t k = 0; k < g->n; ++k) {
         const double dc = (double)c - (double)g->col[k], dr = (double)r - (double)g->row[k];
-        insert_pin(pin, rest, g->index[k], grid_rest(g->s2, g->cross, dc, dr));
+        pin[k] = g->index[k];
+        rest[k] = grid_rest(g->s2, g->cross, dc, dr);
     }
-    constrain(&cloth->p, i, pin, rest, scale);
+    constrain_exact(&cloth->p, i, pin, rest, scale);
 }
 
-static void grid_range(cloth_t *cloth, float scale, uint32_t begin, uint32_t end)
+static INLINE_ALWAYS bool flag_body(const cloth_particles *pt, const grid_pins *g, int32_t r, int32_t c, uint32_t i,
+                                     uint32_t len, int32_t *flag)
 {
+    switch (g->n) {
+    case 1u:
+        return flag_span(pt, g, 1u, r, c, i, len, flag);
+    case 2u:
+        return flag_span(pt, g, 2u, r, c, i, len, flag);
+    case 3u:
+        return flag_span(pt, g, 3u, r, c, i, len, flag);
+    default:
+        return flag_span(pt, g, (uint32_t)K, r, c, i, len, flag);
+    }
+}
+
+static bool flag_plain(const cloth_particles *pt, const grid_pins *g, int32_t r, int32_t c, uint32_t i, uint32_t len,
+                       int32_t *flag)
+{
+    return flag_body(pt, g, r, c, i, len, flag);
+}
+
+#if TETHERS_X86
+TARGET_AVX2 static bool flag_avx2(const cloth_particles *pt, const grid_pins *g, int32_t r, int32_t c, uint32_t i,
+                                  uint32_t len, int32_t *flag)
+{
+    return flag_body(pt, g, r, c, i, len, flag);
+}
+#endif
+
+static void grid_range(cloth_t *cloth, const struct cloth_tethers *t, uint32_t begin, uint32_t end)
+{
+    const float scale = t->scale;
     grid_pins g;
     grid_pins_init(cloth, scale, &g);
-    unsigned char flag[CHUNK];
+    lanes batch;
+    lanes_init(&batch, g.n, t, &g);
+    int32_t flag[CHUNK];
     const uint32_t cols = cloth->cols;
     for (uint32_t i = begin; i < end;) {
         const uint32_t r = i / cols, c = i % cols;
@@ -656,33 +1152,32 @@ static void grid_range(cloth_t *cloth, float scale, uint32_t begin, uint32_t end
         bool any;
         if (g.exact_only) {
             for (uint32_t j = 0; j < len; ++j) {
-                flag[j] = (unsigned char)(cloth->p.w[i + j] != 0.0f);
+                flag[j] = (int32_t)(cloth->p.w[i + j] != 0.0f);
             }
             any = true;
         } else {
-            switch (g.n) {
-            case 1u:
-                any = flag_span(&cloth->p, &g, 1u, (int32_t)r, (int32_t)c, i, len, flag);
-                break;
-            case 2u:
-                any = flag_span(&cloth->p, &g, 2u, (int32_t)r, (int32_t)c, i, len, flag);
-                break;
-            case 3u:
-                any = flag_span(&cloth->p, &g, 3u, (int32_t)r, (int32_t)c, i, len, flag);
-                break;
-            default:
-                any = flag_span(&cloth->p, &g, (uint32_t)K, (int32_t)r, (int32_t)c, i, len, flag);
-                break;
-            }
+#if TETHERS_X86
+            any = t->avx2 ? flag_avx2(&cloth->p, &g, (int32_t)r, (int32_t)c, i, len, flag)
+                          : flag_plain(&cloth->p, &g, (int32_t)r, (int32_t)c, i, len, flag);
+#else
+            any = flag_plain(&cloth->p, &g, (int32_t)r, (int32_t)c, i, len, flag);
+#endif
         }
         if (any) {
             for (uint32_t j = 0; j < len; ++j) {
-                if (flag[j] != 0u) {
-                    grid_constrain(cloth, &g, scale, i + j, r, c + j);
+                if (flag[j] != 0) {
+                    if (g.n <= 2u) {
+                        grid_push(&batch, &cloth->p, i + j, r, c + j);
+                    } else {
+                        grid_constrain(cloth, &g, scale, i + j, r, c + j);
+                    }
                 }
             }
         }
         i += len;
+    }
+    if (g.n <= 2u) {
+        lanes_flush(&batch, &cloth->p);
     }
 }
 
@@ -724,9 +1219,9 @@ void cloth_tethers_apply_range(cloth_t *cloth, uint32_t begin, uint32_t end)
     if (t->pin != NULL) {
         table_range(cloth, t, begin, end);
     } else if (!needs_table(cloth)) {
-        grid_range(cloth, t->scale, begin, end);
+        grid_range(cloth, t, begin, end);
     } else {
-        scan_range(cloth, t->scale, begin, end);
+        scan_range(cloth, t, begin, end);
     }
 }
 
