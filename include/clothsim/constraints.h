@@ -50,7 +50,9 @@ extern "C" {
  *   does not remake it.
  * - Several pins: a particle outside any of its tethers is moved to the
  *   nearest point that is within all of them (the intersection of up to 4
- *   balls, found exactly), and loses its outward velocity along each tether
+ *   balls: in closed form in float for one or two tethers, within a few
+ *   float ulps; in double for three or four), and loses its outward
+ *   velocity along each tether
  *   it is then taut on. If the balls do not overlap (pins pulled apart by
  *   more than their tethers allow) it is projected onto each in turn, four
  *   rounds, and the last one wins.
