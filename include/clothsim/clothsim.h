@@ -204,7 +204,9 @@ CLOTH_API cloth_status cloth_set_iterations(cloth_t *cloth, uint32_t iterations)
  * - ::CLOTH_INTEGRATOR_XPBD, extended position-based dynamics in small steps
  *   (equations at ::CLOTH_INTEGRATOR_XPBD): every spring is a constraint of
  *   compliance `L0 / k`, solved by cloth_set_iterations() Gauss-Seidel sweeps
- *   over a colouring of the springs, lambda starting at 0 every substep.
+ *   (a grid: row after row in blocks of rows, vectorised and split across
+ *   threads, see threads.h; a mesh: over a colouring of the springs), lambda
+ *   starting at 0 every substep.
  *   Unconditionally stable at any stiffness, and the same k gives the same
  *   stretch as the force-based integrators once the sweeps converge. With
  *   few sweeps a stretched spring ends up more stretched, by up to about

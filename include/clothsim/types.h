@@ -62,8 +62,9 @@ typedef enum cloth_integrator {
      * small steps: each spring is a constraint `C = |xi - xj| - L0` with
      * compliance `alpha = L0 / k`, so the statics are the force model's. Per
      * substep: `v* = v exp(-c h) + a h`, `x* = x + v* h`; every lambda = 0;
-     * cloth_set_iterations() Gauss-Seidel sweeps over a colouring of the
-     * springs, each spring taking, with `n = (xi - xj) / |xi - xj|`,
+     * cloth_set_iterations() Gauss-Seidel sweeps (a grid: row after row in
+     * blocks of rows; a mesh: over a colouring of the springs), each spring
+     * taking, with `n = (xi - xj) / |xi - xj|`,
      * `alpha~ = alpha / h^2`, `gamma = beta / h` and dx the motion since the
      * substep began, `dl = (-C - alpha~ lambda - gamma n.(dxi - dxj)) /
      * ((1 + gamma)(wi + wj) + alpha~)`, `lambda += dl`, `xi += wi dl n`,
