@@ -60,7 +60,7 @@ extern "C" {
  *   after the tethers, so a collider may push a particle past its limit:
  *   contact wins. So does an integrator's `finish` pass (integrators.h):
  *   ::CLOTH_INTEGRATOR_SEMIRIGID's keeps its warp links exact, which on a
- *   cloth hung from two corners leaves particles up to 0.3 % past their
+ *   cloth hung from two corners leaves particles up to about 0.5 % past their
  *   tethers (a curtain pinned along its top row is not affected).
  * - Memory and cost: a grid cloth with at most
  *   ::CLOTH_TETHERS_PER_PARTICLE pins keeps nothing per particle (32 bytes
