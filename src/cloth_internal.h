@@ -226,13 +226,12 @@ void cloth_pins_begin_step(cloth_t *cloth);
 void cloth_pins_apply(cloth_t *cloth, uint32_t substep, uint32_t substeps, float dt);
 void cloth_pins_free(cloth_t *cloth);
 
-/* constraints/tethers.c: keep a mesh's creation shape (at creation), project
- * every free particle onto its tethers (after the integrator), free both. */
+/* constraints/tethers.c: keep a mesh's creation shape (at creation); project
+ * every free particle onto its tethers (after the integrator) in two parts,
+ * so that the caller can split the particles: prepare once per substep
+ * (false: nothing to do), then apply to ranges that cover [0, count) in any
+ * split, on any threads, with the same result; free both. */
 cloth_status cloth_tethers_capture_rest(cloth_t *cloth);
-void cloth_tethers_apply(cloth_t *cloth);
-/* The same in two parts, for a caller that splits the particles: prepare
- * once per substep (false: nothing to do), then apply to ranges that cover
- * [0, count) in any split, on any threads; the result is the same. */
 bool cloth_tethers_prepare(cloth_t *cloth);
 void cloth_tethers_apply_range(cloth_t *cloth, uint32_t begin, uint32_t end);
 void cloth_tethers_free(cloth_t *cloth);
@@ -271,7 +270,7 @@ extern const cloth_integrator_vtable cloth_integrator_xpbd;
 extern const cloth_integrator_vtable cloth_integrator_implicit;
 /* Per-cloth integrator state made of `n` scratch arrays of cloth->count
  * floats, each aligned; it keeps its allocator so that destroy needs no cloth. */
-#define CLOTH_SCRATCH_MAX 12
+#define CLOTH_SCRATCH_MAX 32 /* semi-rigid uses 30 */
 typedef struct cloth_scratch {
     cloth_allocator alloc;
     size_t bytes;

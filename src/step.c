@@ -52,9 +52,6 @@ static void collide_one(void *ctx, uint32_t index)
     cloth_colliders_apply_one((cloth_t *)ctx, index);
 }
 
-/* Particles per task item of the per-particle passes. */
-#define PARTICLES_PER_ITEM 4096u
-
 typedef struct constrain_pass {
     cloth_t *cloth;
     bool tethers;
@@ -64,7 +61,8 @@ typedef struct constrain_pass {
 static void constrain_range(uint32_t begin, uint32_t end, uint32_t worker, void *ctx)
 {
     constrain_pass *pass = ctx;
-    const uint32_t first = begin * PARTICLES_PER_ITEM, last = end * PARTICLES_PER_ITEM;
+    uint32_t first, last;
+    cloth_item_particles(begin, end, pass->cloth->count, &first, &last);
     if (pass->tethers) {
         cloth_tethers_apply_range(pass->cloth, first, last);
     }
@@ -83,7 +81,7 @@ static void constrain(cloth_t *cloth)
     pass.cloth = cloth;
     pass.tethers = cloth_tethers_prepare(cloth);
     if (pass.tethers || cloth->collider_count > 0u) {
-        const uint32_t items = (cloth->count + PARTICLES_PER_ITEM - 1u) / PARTICLES_PER_ITEM;
+        const uint32_t items = (cloth->count + CLOTH_PARTICLES_PER_ITEM - 1u) / CLOTH_PARTICLES_PER_ITEM;
         cloth_parallel_for(cloth, constrain_range, items, 1u, &pass);
     }
     uint32_t contacts = 0u;

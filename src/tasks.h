@@ -15,6 +15,18 @@
 struct cloth;
 struct cloth_pool;
 
+/* Particles per task item of the per-particle passes (a few pages each):
+ * below two items a pass stays on the calling thread. */
+#define CLOTH_PARTICLES_PER_ITEM 4096u
+
+/* The particles [*first, *last) of items [begin, end) of a `count`-particle pass. */
+static inline void cloth_item_particles(uint32_t begin, uint32_t end, uint32_t count, uint32_t *first,
+                                        uint32_t *last)
+{
+    *first = begin * CLOTH_PARTICLES_PER_ITEM;
+    *last = end * CLOTH_PARTICLES_PER_ITEM < count ? end * CLOTH_PARTICLES_PER_ITEM : count;
+}
+
 typedef struct cloth_tasks {
     cloth_enqueue_task_fn *enqueue; /* the host's hooks, or NULL */
     cloth_finish_task_fn *finish;

@@ -826,9 +826,8 @@ static void lanes_flush(lanes *b, cloth_particles *pt)
     b->n = 0u;
 }
 
-/* Particle i, with b->pins pins in index order and their rest distances,
- * into the batch. */
-static void lanes_push(lanes *b, cloth_particles *pt, uint32_t i, const uint32_t *pin, const float *rest)
+/* Particle i's state into the batch's next lane; returns the lane. */
+static uint32_t lanes_load(lanes *b, const cloth_particles *pt, uint32_t i)
 {
     const uint32_t j = b->n;
     b->index[j] = i;
@@ -838,6 +837,14 @@ static void lanes_push(lanes *b, cloth_particles *pt, uint32_t i, const uint32_t
     b->vx[j] = pt->vx[i];
     b->vy[j] = pt->vy[i];
     b->vz[j] = pt->vz[i];
+    return j;
+}
+
+/* Particle i, with b->pins pins in index order and their rest distances,
+ * into the batch. */
+static void lanes_push(lanes *b, cloth_particles *pt, uint32_t i, const uint32_t *pin, const float *rest)
+{
+    const uint32_t j = lanes_load(b, pt, i);
     for (uint32_t k = 0; k < b->pins; ++k) {
         const uint32_t p = pin[k];
         b->pin[k][j] = p;
@@ -1076,14 +1083,7 @@ static void grid_fill(lanes *b)
  * into the batch, which is the test for being outside. */
 static void grid_push(lanes *b, cloth_particles *pt, uint32_t i, uint32_t r, uint32_t c)
 {
-    const uint32_t j = b->n;
-    b->index[j] = i;
-    b->x[j] = pt->x[i];
-    b->y[j] = pt->y[i];
-    b->z[j] = pt->z[i];
-    b->vx[j] = pt->vx[i];
-    b->vy[j] = pt->vy[i];
-    b->vz[j] = pt->vz[i];
+    const uint32_t j = lanes_load(b, pt, i);
     b->row[j] = (double)r;
     b->col[j] = (double)c;
     b->n = j + 1u;
@@ -1222,12 +1222,5 @@ void cloth_tethers_apply_range(cloth_t *cloth, uint32_t begin, uint32_t end)
         grid_range(cloth, t, begin, end);
     } else {
         scan_range(cloth, t, begin, end);
-    }
-}
-
-void cloth_tethers_apply(cloth_t *cloth)
-{
-    if (cloth_tethers_prepare(cloth)) {
-        cloth_tethers_apply_range(cloth, 0u, cloth->count);
     }
 }

@@ -51,11 +51,7 @@ enum {
 };
 enum { WEFT = 0, WARP = 1 };
 
-typedef struct semirigid_state {
-    cloth_allocator alloc;
-    size_t bytes;
-    float *a[SEMIRIGID_ARRAYS];
-} semirigid_state;
+_Static_assert(SEMIRIGID_ARRAYS <= CLOTH_SCRATCH_MAX, "semi-rigid's arrays must fit cloth_scratch");
 
 /* Array `which` (F_NX ... F_G) of link family `f`. */
 static inline float *fam(float *const *a, int f, int which)
@@ -69,35 +65,7 @@ static cloth_status semirigid_create(void *user, const cloth_t *cloth, void **ou
     if (cloth->tris != NULL) {
         return CLOTH_ERR_UNSUPPORTED; /* warp and weft need a grid */
     }
-    /* more arrays than cloth_scratch holds: the same layout, allocated here */
-    const size_t lanes = CLOTH_ALIGN / sizeof(float);
-    const size_t stride = ((size_t)cloth->count + lanes - 1u) / lanes * lanes;
-    const size_t head = (sizeof(semirigid_state) + CLOTH_ALIGN - 1u) / CLOTH_ALIGN * CLOTH_ALIGN;
-    const size_t bytes = head + stride * SEMIRIGID_ARRAYS * sizeof(float);
-    unsigned char *mem = cloth_mem_alloc(&cloth->alloc, bytes);
-    if (mem == NULL) {
-        return CLOTH_ERR_OUT_OF_MEMORY;
-    }
-    memset(mem, 0, bytes);
-    semirigid_state *st = (semirigid_state *)(void *)mem;
-    st->alloc = cloth->alloc;
-    st->bytes = bytes;
-    float *arrays = (float *)(void *)(mem + head);
-    for (size_t k = 0; k < SEMIRIGID_ARRAYS; ++k) {
-        st->a[k] = arrays + k * stride;
-    }
-    *out = st;
-    return CLOTH_OK;
-}
-
-static void semirigid_destroy(void *user, void *state)
-{
-    (void)user;
-    semirigid_state *st = state;
-    if (st != NULL) {
-        cloth_allocator alloc = st->alloc;
-        cloth_mem_free(&alloc, st, st->bytes);
-    }
+    return cloth_scratch_create(cloth, SEMIRIGID_ARRAYS, out);
 }
 
 /* Where particle j goes to lie at distance `rest` from particle i along their
@@ -467,7 +435,7 @@ static void project_velocities(const cloth_t *cloth, const cloth_step_view *s, f
 static cloth_status semirigid_step(void *user, void *state, const cloth_step_view *s)
 {
     (void)user;
-    float *const *a = ((semirigid_state *)state)->a;
+    float *const *a = ((cloth_scratch *)state)->a;
     const cloth_t *cloth = s->cloth;
     const float h = s->h, d = s->velocity_decay;
     const float gx = s->gravity[0], gy = s->gravity[1], gz = s->gravity[2];
@@ -503,7 +471,7 @@ static cloth_status semirigid_step(void *user, void *state, const cloth_step_vie
 static cloth_status semirigid_finish(void *user, void *state, const cloth_step_view *s)
 {
     (void)user;
-    float *const *a = ((semirigid_state *)state)->a;
+    float *const *a = ((cloth_scratch *)state)->a;
     const uint32_t cols = s->cloth->cols;
     const float rest = s->cloth->family_rest[1];
     for (uint32_t c = 0; c < cols; ++c) {
@@ -524,4 +492,4 @@ static cloth_status semirigid_finish(void *user, void *state, const cloth_step_v
 }
 
 const cloth_integrator_vtable cloth_integrator_semirigid = {
-    "semirigid", 0u, semirigid_create, semirigid_destroy, semirigid_step, semirigid_finish};
+    "semirigid", 0u, semirigid_create, cloth_scratch_destroy, semirigid_step, semirigid_finish};

@@ -25,8 +25,6 @@
 
 #include <string.h>
 
-/* Particles per task item in the per-particle passes: a few pages each. */
-#define PARTICLES_PER_ITEM 4096u
 /* Fewest particles in a range of blocks handed to another thread: handing
  * over costs microseconds, a sweep over 2048 particles some ten. */
 #define PARTICLES_PER_RANGE 2048u
@@ -56,8 +54,7 @@ static void predict(uint32_t begin, uint32_t end, uint32_t worker, void *ctx)
     const float h = p->h, d = p->decay;
     const float *restrict w = s->inv_mass;
     float *restrict vx = s->vx, *restrict vy = s->vy, *restrict vz = s->vz;
-    begin *= PARTICLES_PER_ITEM;
-    end = end * PARTICLES_PER_ITEM < s->count ? end * PARTICLES_PER_ITEM : s->count;
+    cloth_item_particles(begin, end, s->count, &begin, &end);
     if (s->fx == NULL) {
         /* No wind and no hook: the cloth keeps no forces. `+ 0.0f` is the
          * loop below's w f, which is then +0: it turns a g m of -0 (a pin
@@ -90,8 +87,7 @@ static void finish(uint32_t begin, uint32_t end, uint32_t worker, void *ctx)
     const float inv_h = p->inv_h;
     float *restrict x = s->x, *restrict y = s->y, *restrict z = s->z;
     float *restrict vx = s->vx, *restrict vy = s->vy, *restrict vz = s->vz;
-    begin *= PARTICLES_PER_ITEM;
-    end = end * PARTICLES_PER_ITEM < s->count ? end * PARTICLES_PER_ITEM : s->count;
+    cloth_item_particles(begin, end, s->count, &begin, &end);
     for (uint32_t i = begin; i < end; ++i) {
         x[i] += vx[i];
         y[i] += vy[i];
@@ -188,7 +184,7 @@ cloth_status cloth_xpbd_grid_step(const xpbd_grid_solver *solver, const cloth_st
         p.one_plus_gamma[f] = 1.0f + p.gamma[f];
     }
 
-    const uint32_t items = (s->count + PARTICLES_PER_ITEM - 1u) / PARTICLES_PER_ITEM;
+    const uint32_t items = (s->count + CLOTH_PARTICLES_PER_ITEM - 1u) / CLOTH_PARTICLES_PER_ITEM;
     cloth_parallel_for(cloth, predict, items, 1u, &p);
     /* Pins: date the start back by the pin's own motion, so that the
      * spring damping sees a moving pin move (see xpbd.c). */
