@@ -142,6 +142,10 @@ uint32_t cloth_colliders_apply_range(cloth_t *cloth, uint32_t begin, uint32_t en
     end = end < cloth->count ? end : cloth->count;
     for (uint32_t k = 0; k < cloth->collider_count; ++k) {
         const cloth_collider *c = &cloth->colliders[k];
+        if (c->kind == CLOTH_COLLIDER_SPHERE) {
+            contacts += cloth_sphere_apply_range(cloth, c, begin, end);
+            continue;
+        }
         const cloth_shape_fn shape = shape_of(c->kind);
         const float reach = reach_of(c);
         const float r2 = isfinite(reach) ? reach * reach : INFINITY;

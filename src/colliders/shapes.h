@@ -26,6 +26,10 @@ bool cloth_shape_capsule(const cloth_collider *c, const float p[3], float out[3]
 bool cloth_shape_cylinder(const cloth_collider *c, const float p[3], float out[3], float n[3]);
 bool cloth_shape_torus(const cloth_collider *c, const float p[3], float out[3], float n[3]);
 
+/* sphere_pass.c: the sphere's contacts over particles [begin, end), as the
+ * general pass would make them; returns how many particles it touched. */
+uint32_t cloth_sphere_apply_range(cloth_t *cloth, const cloth_collider *c, uint32_t begin, uint32_t end);
+
 /* colliders.c: append a shape whose kind, size, axis and frame are filled;
  * it starts at rest at that frame with thickness 0 and friction 0. */
 cloth_status cloth_collider_add(cloth_t *cloth, const cloth_collider *shape, cloth_collider_id *out);
