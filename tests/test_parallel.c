@@ -42,6 +42,8 @@ static const shape k_shapes[] = {
     {100, 90, 12u, 1u},  /* sweep ranges and per-particle items split */
     {200, 37, 12u, 2u},  /* rows not a multiple of the block; lambdas */
     {1400, 7, 24u, 3u},  /* rows shorter than a vector; the wide stencil */
+    {50, 3, 12u, 2u},    /* one (0, 2) spring per row, and one of each (0, 1) colour */
+    {40, 35, 12u, 2u},   /* a row's colours take two steps of 32 floats, the second a stub */
 };
 enum { SHAPES = sizeof k_shapes / sizeof k_shapes[0] };
 

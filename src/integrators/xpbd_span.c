@@ -70,118 +70,377 @@ static void span_scalar(const xpbd_span *s)
 
 #if XPBD_X86
 
-__attribute__((target("avx2"))) static void span_avx2(const xpbd_span *s)
+/*
+ * Both vector paths share one shape. A vector holds springs whose ends are
+ * loaded into `ends` (i) and `ends` (j); spring_*() solves every lane in
+ * play with the plain loop's operations and returns the lanes it moved,
+ * having blended the new u and lambda into those lanes only.
+ *
+ * Runs between rows (dr > 0) are contiguous: lane k is spring i + k. A
+ * row's own families (0, 1) and (0, 2) solve one colour at a time, and one
+ * colour is every other spring (dc = 1) or every other pair (dc = 2); the
+ * row is then read two vectors at a time and the first and second ends are
+ * separated with shuffles, so that every lane holds a spring of the colour
+ * instead of half of them being masked off. The shuffles are undone before
+ * the store. Within a row no other thread runs (blocks of rows belong to
+ * one thread at a time, xpbd_grid.c), so the positions of the row that no
+ * spring moved are written back unchanged.
+ */
+
+typedef struct ends256 {
+    __m256 x, y, z, w, ux, uy, uz;
+} ends256;
+
+typedef struct consts256 {
+    __m256 zero, one, rest, at, gamma, opg;
+} consts256;
+
+__attribute__((target("avx2"), always_inline)) static inline void consts256_of(const xpbd_span *s, consts256 *k)
+{
+    k->zero = _mm256_setzero_ps();
+    k->one = _mm256_set1_ps(1.0f);
+    k->rest = _mm256_set1_ps(s->rest);
+    k->at = _mm256_set1_ps(s->alpha_tilde);
+    k->gamma = _mm256_set1_ps(s->gamma);
+    k->opg = _mm256_set1_ps(s->one_plus_gamma);
+}
+
+__attribute__((target("avx2"), always_inline)) static inline __m256 spring256(const consts256 *k, ends256 *a,
+                                                                                 ends256 *b, __m256 *lam,
+                                                                                 __m256 live)
+{
+    const __m256 mx = _mm256_sub_ps(a->ux, b->ux), my = _mm256_sub_ps(a->uy, b->uy), mz = _mm256_sub_ps(a->uz, b->uz);
+    const __m256 ex = _mm256_add_ps(_mm256_sub_ps(a->x, b->x), mx);
+    const __m256 ey = _mm256_add_ps(_mm256_sub_ps(a->y, b->y), my);
+    const __m256 ez = _mm256_add_ps(_mm256_sub_ps(a->z, b->z), mz);
+    const __m256 len2 = _mm256_add_ps(_mm256_add_ps(_mm256_mul_ps(ex, ex), _mm256_mul_ps(ey, ey)), _mm256_mul_ps(ez, ez));
+    const __m256 wsum = _mm256_add_ps(a->w, b->w);
+    const __m256 on = _mm256_and_ps(
+        live, _mm256_and_ps(_mm256_cmp_ps(wsum, k->zero, _CMP_GT_OQ), _mm256_cmp_ps(len2, k->zero, _CMP_GT_OQ)));
+    const __m256 l = _mm256_sqrt_ps(len2);
+    const __m256 dot = _mm256_add_ps(_mm256_add_ps(_mm256_mul_ps(ex, mx), _mm256_mul_ps(ey, my)), _mm256_mul_ps(ez, mz));
+    const __m256 num = _mm256_sub_ps(
+        _mm256_sub_ps(_mm256_mul_ps(_mm256_sub_ps(k->rest, l), l), _mm256_mul_ps(_mm256_mul_ps(k->at, *lam), l)),
+        _mm256_mul_ps(k->gamma, dot));
+    const __m256 den =
+        _mm256_blendv_ps(k->one, _mm256_mul_ps(_mm256_add_ps(_mm256_mul_ps(k->opg, wsum), k->at), len2), on);
+    const __m256 f = _mm256_div_ps(num, den);
+    *lam = _mm256_blendv_ps(*lam, _mm256_add_ps(*lam, _mm256_mul_ps(f, l)), on);
+    const __m256 pi = _mm256_mul_ps(a->w, f), pj = _mm256_mul_ps(b->w, f);
+    a->ux = _mm256_blendv_ps(a->ux, _mm256_add_ps(a->ux, _mm256_mul_ps(pi, ex)), on);
+    a->uy = _mm256_blendv_ps(a->uy, _mm256_add_ps(a->uy, _mm256_mul_ps(pi, ey)), on);
+    a->uz = _mm256_blendv_ps(a->uz, _mm256_add_ps(a->uz, _mm256_mul_ps(pi, ez)), on);
+    b->ux = _mm256_blendv_ps(b->ux, _mm256_sub_ps(b->ux, _mm256_mul_ps(pj, ex)), on);
+    b->uy = _mm256_blendv_ps(b->uy, _mm256_sub_ps(b->uy, _mm256_mul_ps(pj, ey)), on);
+    b->uz = _mm256_blendv_ps(b->uz, _mm256_sub_ps(b->uz, _mm256_mul_ps(pj, ez)), on);
+    return on;
+}
+
+__attribute__((target("avx2"), always_inline)) static inline void load256(const xpbd_span *s, uint32_t at,
+                                                                             __m256i mask, ends256 *e)
+{
+    e->x = _mm256_maskload_ps(s->x + at, mask);
+    e->y = _mm256_maskload_ps(s->y + at, mask);
+    e->z = _mm256_maskload_ps(s->z + at, mask);
+    e->w = _mm256_maskload_ps(s->w + at, mask);
+    e->ux = _mm256_maskload_ps(s->ux + at, mask);
+    e->uy = _mm256_maskload_ps(s->uy + at, mask);
+    e->uz = _mm256_maskload_ps(s->uz + at, mask);
+}
+
+__attribute__((target("avx2"))) static void run_avx2(const xpbd_span *s)
 {
     const __m256i lane = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
-    const __m256 zero = _mm256_setzero_ps(), one = _mm256_set1_ps(1.0f);
-    const __m256 rest = _mm256_set1_ps(s->rest), at = _mm256_set1_ps(s->alpha_tilde);
-    const __m256 gamma = _mm256_set1_ps(s->gamma), opg = _mm256_set1_ps(s->one_plus_gamma);
-    const bool all = s->mask_shift == XPBD_SPAN_ALL;
-    const __m256i shift = _mm256_set1_epi32(all ? 0 : (int)s->mask_shift);
-    const __m256i parity = _mm256_set1_epi32((int)s->parity), bit = _mm256_set1_epi32(1);
+    consts256 k;
+    consts256_of(s, &k);
     for (uint32_t i = s->begin; i < s->end; i += 8u) {
         const uint32_t j = i + s->di;
         const uint32_t left = s->end - i;
-        __m256i live = _mm256_cmpgt_epi32(_mm256_set1_epi32(left < 8u ? (int)left : 8), lane);
-        if (!all) {
-            const __m256i c = _mm256_add_epi32(_mm256_set1_epi32((int)(i - s->row_start)), lane);
-            const __m256i b = _mm256_and_si256(_mm256_srlv_epi32(c, shift), bit);
-            live = _mm256_and_si256(live, _mm256_cmpeq_epi32(b, parity));
-        }
-        const __m256 xi = _mm256_maskload_ps(s->x + i, live), xj = _mm256_maskload_ps(s->x + j, live);
-        const __m256 yi = _mm256_maskload_ps(s->y + i, live), yj = _mm256_maskload_ps(s->y + j, live);
-        const __m256 zi = _mm256_maskload_ps(s->z + i, live), zj = _mm256_maskload_ps(s->z + j, live);
-        const __m256 wi = _mm256_maskload_ps(s->w + i, live), wj = _mm256_maskload_ps(s->w + j, live);
-        const __m256 uxi = _mm256_maskload_ps(s->ux + i, live), uxj = _mm256_maskload_ps(s->ux + j, live);
-        const __m256 uyi = _mm256_maskload_ps(s->uy + i, live), uyj = _mm256_maskload_ps(s->uy + j, live);
-        const __m256 uzi = _mm256_maskload_ps(s->uz + i, live), uzj = _mm256_maskload_ps(s->uz + j, live);
-        const __m256 mx = _mm256_sub_ps(uxi, uxj), my = _mm256_sub_ps(uyi, uyj), mz = _mm256_sub_ps(uzi, uzj);
-        const __m256 ex = _mm256_add_ps(_mm256_sub_ps(xi, xj), mx);
-        const __m256 ey = _mm256_add_ps(_mm256_sub_ps(yi, yj), my);
-        const __m256 ez = _mm256_add_ps(_mm256_sub_ps(zi, zj), mz);
-        const __m256 len2 =
-            _mm256_add_ps(_mm256_add_ps(_mm256_mul_ps(ex, ex), _mm256_mul_ps(ey, ey)), _mm256_mul_ps(ez, ez));
-        const __m256 wsum = _mm256_add_ps(wi, wj);
-        const __m256 ok = _mm256_and_ps(_mm256_cmp_ps(wsum, zero, _CMP_GT_OQ), _mm256_cmp_ps(len2, zero, _CMP_GT_OQ));
-        const __m256i on = _mm256_and_si256(live, _mm256_castps_si256(ok));
-        const __m256 l = _mm256_sqrt_ps(len2);
-        const __m256 dot =
-            _mm256_add_ps(_mm256_add_ps(_mm256_mul_ps(ex, mx), _mm256_mul_ps(ey, my)), _mm256_mul_ps(ez, mz));
-        const __m256 lam = s->lambda != NULL ? _mm256_maskload_ps(s->lambda + i, on) : zero;
-        const __m256 num = _mm256_sub_ps(
-            _mm256_sub_ps(_mm256_mul_ps(_mm256_sub_ps(rest, l), l), _mm256_mul_ps(_mm256_mul_ps(at, lam), l)),
-            _mm256_mul_ps(gamma, dot));
-        __m256 den = _mm256_mul_ps(_mm256_add_ps(_mm256_mul_ps(opg, wsum), at), len2);
-        den = _mm256_blendv_ps(one, den, _mm256_castsi256_ps(on));
-        const __m256 f = _mm256_div_ps(num, den);
+        const __m256i live = _mm256_cmpgt_epi32(_mm256_set1_epi32(left < 8u ? (int)left : 8), lane);
+        ends256 a, b;
+        load256(s, i, live, &a);
+        load256(s, j, live, &b);
+        __m256 lam = s->lambda != NULL ? _mm256_maskload_ps(s->lambda + i, live) : k.zero;
+        const __m256i on = _mm256_castps_si256(spring256(&k, &a, &b, &lam, _mm256_castsi256_ps(live)));
         if (s->lambda != NULL) {
-            _mm256_maskstore_ps(s->lambda + i, on, _mm256_add_ps(lam, _mm256_mul_ps(f, l)));
+            _mm256_maskstore_ps(s->lambda + i, on, lam);
         }
-        const __m256 pi = _mm256_mul_ps(wi, f), pj = _mm256_mul_ps(wj, f);
-        _mm256_maskstore_ps(s->ux + i, on, _mm256_add_ps(uxi, _mm256_mul_ps(pi, ex)));
-        _mm256_maskstore_ps(s->uy + i, on, _mm256_add_ps(uyi, _mm256_mul_ps(pi, ey)));
-        _mm256_maskstore_ps(s->uz + i, on, _mm256_add_ps(uzi, _mm256_mul_ps(pi, ez)));
-        _mm256_maskstore_ps(s->ux + j, on, _mm256_sub_ps(uxj, _mm256_mul_ps(pj, ex)));
-        _mm256_maskstore_ps(s->uy + j, on, _mm256_sub_ps(uyj, _mm256_mul_ps(pj, ey)));
-        _mm256_maskstore_ps(s->uz + j, on, _mm256_sub_ps(uzj, _mm256_mul_ps(pj, ez)));
+        _mm256_maskstore_ps(s->ux + i, on, a.ux);
+        _mm256_maskstore_ps(s->uy + i, on, a.uy);
+        _mm256_maskstore_ps(s->uz + i, on, a.uz);
+        _mm256_maskstore_ps(s->ux + j, on, b.ux);
+        _mm256_maskstore_ps(s->uy + j, on, b.uy);
+        _mm256_maskstore_ps(s->uz + j, on, b.uz);
+    }
+}
+
+/* Split the 16 floats at p (lo, hi) into first ends (i) and second ends (j)
+ * of one colour, and join them back. dc = 1: pairs (0 1) (2 3) ...; dc = 2:
+ * groups (0 1 | 2 3) (4 5 | 6 7) ... of two springs each. _mm256_shuffle_ps
+ * works within each 128-bit half, so lane k of i is the spring starting at
+ * offset k_off[k] below. */
+#define SPLIT1_I 0x88 /* (2, 0, 2, 0) */
+#define SPLIT1_J 0xdd /* (3, 1, 3, 1) */
+#define SPLIT2_I 0x44 /* (1, 0, 1, 0) */
+#define SPLIT2_J 0xee /* (3, 2, 3, 2) */
+
+__attribute__((target("avx2"), always_inline)) static inline void split256(bool pairs, __m256 lo, __m256 hi,
+                                                                              __m256 *i, __m256 *j)
+{
+    if (pairs) {
+        *i = _mm256_shuffle_ps(lo, hi, SPLIT2_I);
+        *j = _mm256_shuffle_ps(lo, hi, SPLIT2_J);
+    } else {
+        *i = _mm256_shuffle_ps(lo, hi, SPLIT1_I);
+        *j = _mm256_shuffle_ps(lo, hi, SPLIT1_J);
+    }
+}
+
+__attribute__((target("avx2"), always_inline)) static inline void join256(bool pairs, __m256 i, __m256 j,
+                                                                             __m256 *lo, __m256 *hi)
+{
+    if (pairs) {
+        *lo = _mm256_shuffle_ps(i, j, SPLIT2_I);
+        *hi = _mm256_shuffle_ps(i, j, SPLIT2_J);
+    } else {
+        *lo = _mm256_unpacklo_ps(i, j);
+        *hi = _mm256_unpackhi_ps(i, j);
+    }
+}
+
+/* One array's 16 floats at p split into the i and j vectors. */
+__attribute__((target("avx2"), always_inline)) static inline void split_load256(bool pairs, const float *p,
+                                                                                   __m256i mlo, __m256i mhi,
+                                                                                   __m256 *i, __m256 *j)
+{
+    split256(pairs, _mm256_maskload_ps(p, mlo), _mm256_maskload_ps(p + 8, mhi), i, j);
+}
+
+__attribute__((target("avx2"), always_inline)) static inline void join_store256(bool pairs, float *p, __m256i mlo,
+                                                                                   __m256i mhi, __m256 i, __m256 j)
+{
+    __m256 lo, hi;
+    join256(pairs, i, j, &lo, &hi);
+    _mm256_maskstore_ps(p, mlo, lo);
+    _mm256_maskstore_ps(p + 8, mhi, hi);
+}
+
+__attribute__((target("avx2"))) static void row_avx2(const xpbd_span *s)
+{
+    const bool pairs = s->mask_shift == 1u;
+    /* first end of each lane's spring, from the start of the 16 floats */
+    const __m256i first = pairs ? _mm256_setr_epi32(0, 1, 8, 9, 4, 5, 12, 13) : _mm256_setr_epi32(0, 2, 8, 10, 4, 6, 12, 14);
+    const __m256i lane = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
+    const __m256i eight = _mm256_set1_epi32(8);
+    consts256 k;
+    consts256_of(s, &k);
+    /* the colour's first spring, then 16 floats (8 springs) per step */
+    const uint32_t start = s->row_start + (pairs ? 2u * s->parity : s->parity);
+    const uint32_t stop = s->end + s->di; /* one past the last second end */
+    for (uint32_t p = start; p < s->end; p += 16u) {
+        const __m256i base = _mm256_set1_epi32((int)(p - s->row_start));
+        const __m256i bound = _mm256_set1_epi32((int)(stop - s->row_start));
+        const __m256i mlo = _mm256_cmpgt_epi32(bound, _mm256_add_epi32(base, lane));
+        const __m256i mhi = _mm256_cmpgt_epi32(bound, _mm256_add_epi32(base, _mm256_add_epi32(lane, eight)));
+        const __m256i live =
+            _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(s->end - s->row_start)), _mm256_add_epi32(base, first));
+        ends256 a, b;
+        split_load256(pairs, s->x + p, mlo, mhi, &a.x, &b.x);
+        split_load256(pairs, s->y + p, mlo, mhi, &a.y, &b.y);
+        split_load256(pairs, s->z + p, mlo, mhi, &a.z, &b.z);
+        split_load256(pairs, s->w + p, mlo, mhi, &a.w, &b.w);
+        split_load256(pairs, s->ux + p, mlo, mhi, &a.ux, &b.ux);
+        split_load256(pairs, s->uy + p, mlo, mhi, &a.uy, &b.uy);
+        split_load256(pairs, s->uz + p, mlo, mhi, &a.uz, &b.uz);
+        __m256 lam = k.zero, lam_j = k.zero;
+        if (s->lambda != NULL) {
+            split_load256(pairs, s->lambda + p, mlo, mhi, &lam, &lam_j);
+        }
+        (void)spring256(&k, &a, &b, &lam, _mm256_castsi256_ps(live));
+        if (s->lambda != NULL) {
+            join_store256(pairs, s->lambda + p, mlo, mhi, lam, lam_j);
+        }
+        join_store256(pairs, s->ux + p, mlo, mhi, a.ux, b.ux);
+        join_store256(pairs, s->uy + p, mlo, mhi, a.uy, b.uy);
+        join_store256(pairs, s->uz + p, mlo, mhi, a.uz, b.uz);
+    }
+}
+
+__attribute__((target("avx2"))) static void span_avx2(const xpbd_span *s)
+{
+    if (s->mask_shift == XPBD_SPAN_ALL) {
+        run_avx2(s);
+    } else {
+        row_avx2(s);
+    }
+}
+
+typedef struct ends512 {
+    __m512 x, y, z, w, ux, uy, uz;
+} ends512;
+
+typedef struct consts512 {
+    __m512 zero, one, rest, at, gamma, opg;
+} consts512;
+
+__attribute__((target("avx512f"), always_inline)) static inline void consts512_of(const xpbd_span *s, consts512 *k)
+{
+    k->zero = _mm512_setzero_ps();
+    k->one = _mm512_set1_ps(1.0f);
+    k->rest = _mm512_set1_ps(s->rest);
+    k->at = _mm512_set1_ps(s->alpha_tilde);
+    k->gamma = _mm512_set1_ps(s->gamma);
+    k->opg = _mm512_set1_ps(s->one_plus_gamma);
+}
+
+__attribute__((target("avx512f"), always_inline)) static inline __mmask16 spring512(const consts512 *k, ends512 *a,
+                                                                                     ends512 *b, __m512 *lam,
+                                                                                     __mmask16 live)
+{
+    const __m512 mx = _mm512_sub_ps(a->ux, b->ux), my = _mm512_sub_ps(a->uy, b->uy), mz = _mm512_sub_ps(a->uz, b->uz);
+    const __m512 ex = _mm512_add_ps(_mm512_sub_ps(a->x, b->x), mx);
+    const __m512 ey = _mm512_add_ps(_mm512_sub_ps(a->y, b->y), my);
+    const __m512 ez = _mm512_add_ps(_mm512_sub_ps(a->z, b->z), mz);
+    const __m512 len2 = _mm512_add_ps(_mm512_add_ps(_mm512_mul_ps(ex, ex), _mm512_mul_ps(ey, ey)), _mm512_mul_ps(ez, ez));
+    const __m512 wsum = _mm512_add_ps(a->w, b->w);
+    __mmask16 on = _mm512_mask_cmp_ps_mask(live, wsum, k->zero, _CMP_GT_OQ);
+    on = _mm512_mask_cmp_ps_mask(on, len2, k->zero, _CMP_GT_OQ);
+    const __m512 l = _mm512_sqrt_ps(len2);
+    const __m512 dot = _mm512_add_ps(_mm512_add_ps(_mm512_mul_ps(ex, mx), _mm512_mul_ps(ey, my)), _mm512_mul_ps(ez, mz));
+    const __m512 num = _mm512_sub_ps(
+        _mm512_sub_ps(_mm512_mul_ps(_mm512_sub_ps(k->rest, l), l), _mm512_mul_ps(_mm512_mul_ps(k->at, *lam), l)),
+        _mm512_mul_ps(k->gamma, dot));
+    const __m512 den =
+        _mm512_mask_blend_ps(on, k->one, _mm512_mul_ps(_mm512_add_ps(_mm512_mul_ps(k->opg, wsum), k->at), len2));
+    const __m512 f = _mm512_div_ps(num, den);
+    *lam = _mm512_mask_add_ps(*lam, on, *lam, _mm512_mul_ps(f, l));
+    const __m512 pi = _mm512_mul_ps(a->w, f), pj = _mm512_mul_ps(b->w, f);
+    a->ux = _mm512_mask_add_ps(a->ux, on, a->ux, _mm512_mul_ps(pi, ex));
+    a->uy = _mm512_mask_add_ps(a->uy, on, a->uy, _mm512_mul_ps(pi, ey));
+    a->uz = _mm512_mask_add_ps(a->uz, on, a->uz, _mm512_mul_ps(pi, ez));
+    b->ux = _mm512_mask_sub_ps(b->ux, on, b->ux, _mm512_mul_ps(pj, ex));
+    b->uy = _mm512_mask_sub_ps(b->uy, on, b->uy, _mm512_mul_ps(pj, ey));
+    b->uz = _mm512_mask_sub_ps(b->uz, on, b->uz, _mm512_mul_ps(pj, ez));
+    return on;
+}
+
+__attribute__((target("avx512f"), always_inline)) static inline void load512(const xpbd_span *s, uint32_t at,
+                                                                                __mmask16 mask, ends512 *e)
+{
+    e->x = _mm512_maskz_loadu_ps(mask, s->x + at);
+    e->y = _mm512_maskz_loadu_ps(mask, s->y + at);
+    e->z = _mm512_maskz_loadu_ps(mask, s->z + at);
+    e->w = _mm512_maskz_loadu_ps(mask, s->w + at);
+    e->ux = _mm512_maskz_loadu_ps(mask, s->ux + at);
+    e->uy = _mm512_maskz_loadu_ps(mask, s->uy + at);
+    e->uz = _mm512_maskz_loadu_ps(mask, s->uz + at);
+}
+
+__attribute__((target("avx512f"))) static void run_avx512(const xpbd_span *s)
+{
+    consts512 k;
+    consts512_of(s, &k);
+    for (uint32_t i = s->begin; i < s->end; i += 16u) {
+        const uint32_t j = i + s->di;
+        const uint32_t left = s->end - i;
+        const __mmask16 live = (__mmask16)(left >= 16u ? 0xffffu : (1u << left) - 1u);
+        ends512 a, b;
+        load512(s, i, live, &a);
+        load512(s, j, live, &b);
+        __m512 lam = s->lambda != NULL ? _mm512_maskz_loadu_ps(live, s->lambda + i) : k.zero;
+        const __mmask16 on = spring512(&k, &a, &b, &lam, live);
+        if (s->lambda != NULL) {
+            _mm512_mask_storeu_ps(s->lambda + i, on, lam);
+        }
+        _mm512_mask_storeu_ps(s->ux + i, on, a.ux);
+        _mm512_mask_storeu_ps(s->uy + i, on, a.uy);
+        _mm512_mask_storeu_ps(s->uz + i, on, a.uz);
+        _mm512_mask_storeu_ps(s->ux + j, on, b.ux);
+        _mm512_mask_storeu_ps(s->uy + j, on, b.uy);
+        _mm512_mask_storeu_ps(s->uz + j, on, b.uz);
+    }
+}
+
+/* 32 floats at p (two vectors) split into i and j by index vectors over
+ * their concatenation, and joined back by the inverse indices. */
+typedef struct split512 {
+    __m512i i, j, lo, hi; /* gather i, gather j; rebuild the low and high 16 */
+} split512;
+
+__attribute__((target("avx512f"), always_inline)) static inline void split_load512(const split512 *sp, const float *p,
+                                                                                    __mmask16 mlo, __mmask16 mhi,
+                                                                                    __m512 *i, __m512 *j)
+{
+    const __m512 lo = _mm512_maskz_loadu_ps(mlo, p), hi = _mm512_maskz_loadu_ps(mhi, p + 16);
+    *i = _mm512_permutex2var_ps(lo, sp->i, hi);
+    *j = _mm512_permutex2var_ps(lo, sp->j, hi);
+}
+
+__attribute__((target("avx512f"), always_inline)) static inline void join_store512(const split512 *sp, float *p,
+                                                                                    __mmask16 mlo, __mmask16 mhi,
+                                                                                    __m512 i, __m512 j)
+{
+    _mm512_mask_storeu_ps(p, mlo, _mm512_permutex2var_ps(i, sp->lo, j));
+    _mm512_mask_storeu_ps(p + 16, mhi, _mm512_permutex2var_ps(i, sp->hi, j));
+}
+
+__attribute__((target("avx512f"))) static void row_avx512(const xpbd_span *s)
+{
+    const bool pairs = s->mask_shift == 1u;
+    split512 sp;
+    __m512i first; /* first end of each lane's spring, from p */
+    if (pairs) {   /* springs (4g + e, 4g + e + 2), e = 0, 1 */
+        first = _mm512_setr_epi32(0, 1, 4, 5, 8, 9, 12, 13, 16, 17, 20, 21, 24, 25, 28, 29);
+        sp.i = first;
+        sp.j = _mm512_add_epi32(first, _mm512_set1_epi32(2));
+        /* float t of the 32 came from lane (t / 4) * 2 + t % 2 of i (t % 4 < 2) or of j (index + 16) */
+        sp.lo = _mm512_setr_epi32(0, 1, 16, 17, 2, 3, 18, 19, 4, 5, 20, 21, 6, 7, 22, 23);
+        sp.hi = _mm512_setr_epi32(8, 9, 24, 25, 10, 11, 26, 27, 12, 13, 28, 29, 14, 15, 30, 31);
+    } else { /* springs (2m, 2m + 1) */
+        first = _mm512_setr_epi32(0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30);
+        sp.i = first;
+        sp.j = _mm512_add_epi32(first, _mm512_set1_epi32(1));
+        sp.lo = _mm512_setr_epi32(0, 16, 1, 17, 2, 18, 3, 19, 4, 20, 5, 21, 6, 22, 7, 23);
+        sp.hi = _mm512_setr_epi32(8, 24, 9, 25, 10, 26, 11, 27, 12, 28, 13, 29, 14, 30, 15, 31);
+    }
+    consts512 k;
+    consts512_of(s, &k);
+    const uint32_t start = s->row_start + (pairs ? 2u * s->parity : s->parity);
+    const uint32_t stop = s->end + s->di; /* one past the last second end */
+    for (uint32_t p = start; p < s->end; p += 32u) {
+        const uint32_t room = stop - p;
+        const __mmask16 mlo = (__mmask16)(room >= 16u ? 0xffffu : (1u << room) - 1u);
+        const __mmask16 mhi = (__mmask16)(room >= 32u ? 0xffffu : room <= 16u ? 0u : (1u << (room - 16u)) - 1u);
+        const __mmask16 live = _mm512_cmplt_epi32_mask(_mm512_add_epi32(_mm512_set1_epi32((int)(p - s->row_start)), first),
+                                                       _mm512_set1_epi32((int)(s->end - s->row_start)));
+        ends512 a, b;
+        split_load512(&sp, s->x + p, mlo, mhi, &a.x, &b.x);
+        split_load512(&sp, s->y + p, mlo, mhi, &a.y, &b.y);
+        split_load512(&sp, s->z + p, mlo, mhi, &a.z, &b.z);
+        split_load512(&sp, s->w + p, mlo, mhi, &a.w, &b.w);
+        split_load512(&sp, s->ux + p, mlo, mhi, &a.ux, &b.ux);
+        split_load512(&sp, s->uy + p, mlo, mhi, &a.uy, &b.uy);
+        split_load512(&sp, s->uz + p, mlo, mhi, &a.uz, &b.uz);
+        __m512 lam = k.zero, lam_j = k.zero;
+        if (s->lambda != NULL) {
+            split_load512(&sp, s->lambda + p, mlo, mhi, &lam, &lam_j);
+        }
+        (void)spring512(&k, &a, &b, &lam, live);
+        if (s->lambda != NULL) {
+            join_store512(&sp, s->lambda + p, mlo, mhi, lam, lam_j);
+        }
+        join_store512(&sp, s->ux + p, mlo, mhi, a.ux, b.ux);
+        join_store512(&sp, s->uy + p, mlo, mhi, a.uy, b.uy);
+        join_store512(&sp, s->uz + p, mlo, mhi, a.uz, b.uz);
     }
 }
 
 __attribute__((target("avx512f"))) static void span_avx512(const xpbd_span *s)
 {
-    const __m512i lane = _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
-    const __m512 zero = _mm512_setzero_ps(), one = _mm512_set1_ps(1.0f);
-    const __m512 rest = _mm512_set1_ps(s->rest), at = _mm512_set1_ps(s->alpha_tilde);
-    const __m512 gamma = _mm512_set1_ps(s->gamma), opg = _mm512_set1_ps(s->one_plus_gamma);
-    const bool all = s->mask_shift == XPBD_SPAN_ALL;
-    const __m512i shift = _mm512_set1_epi32(all ? 0 : (int)s->mask_shift);
-    const __m512i parity = _mm512_set1_epi32((int)s->parity), bit = _mm512_set1_epi32(1);
-    for (uint32_t i = s->begin; i < s->end; i += 16u) {
-        const uint32_t j = i + s->di;
-        const uint32_t left = s->end - i;
-        const uint32_t tail = left >= 16u ? 0xffffu : (1u << left) - 1u;
-        __mmask16 live = (__mmask16)tail;
-        if (!all) {
-            const __m512i c = _mm512_add_epi32(_mm512_set1_epi32((int)(i - s->row_start)), lane);
-            const __m512i b = _mm512_and_si512(_mm512_srlv_epi32(c, shift), bit);
-            live = _mm512_mask_cmpeq_epi32_mask(live, b, parity);
-        }
-        const __m512 xi = _mm512_maskz_loadu_ps(live, s->x + i), xj = _mm512_maskz_loadu_ps(live, s->x + j);
-        const __m512 yi = _mm512_maskz_loadu_ps(live, s->y + i), yj = _mm512_maskz_loadu_ps(live, s->y + j);
-        const __m512 zi = _mm512_maskz_loadu_ps(live, s->z + i), zj = _mm512_maskz_loadu_ps(live, s->z + j);
-        const __m512 wi = _mm512_maskz_loadu_ps(live, s->w + i), wj = _mm512_maskz_loadu_ps(live, s->w + j);
-        const __m512 uxi = _mm512_maskz_loadu_ps(live, s->ux + i), uxj = _mm512_maskz_loadu_ps(live, s->ux + j);
-        const __m512 uyi = _mm512_maskz_loadu_ps(live, s->uy + i), uyj = _mm512_maskz_loadu_ps(live, s->uy + j);
-        const __m512 uzi = _mm512_maskz_loadu_ps(live, s->uz + i), uzj = _mm512_maskz_loadu_ps(live, s->uz + j);
-        const __m512 mx = _mm512_sub_ps(uxi, uxj), my = _mm512_sub_ps(uyi, uyj), mz = _mm512_sub_ps(uzi, uzj);
-        const __m512 ex = _mm512_add_ps(_mm512_sub_ps(xi, xj), mx);
-        const __m512 ey = _mm512_add_ps(_mm512_sub_ps(yi, yj), my);
-        const __m512 ez = _mm512_add_ps(_mm512_sub_ps(zi, zj), mz);
-        const __m512 len2 =
-            _mm512_add_ps(_mm512_add_ps(_mm512_mul_ps(ex, ex), _mm512_mul_ps(ey, ey)), _mm512_mul_ps(ez, ez));
-        const __m512 wsum = _mm512_add_ps(wi, wj);
-        __mmask16 on = _mm512_mask_cmp_ps_mask(live, wsum, zero, _CMP_GT_OQ);
-        on = _mm512_mask_cmp_ps_mask(on, len2, zero, _CMP_GT_OQ);
-        const __m512 l = _mm512_sqrt_ps(len2);
-        const __m512 dot =
-            _mm512_add_ps(_mm512_add_ps(_mm512_mul_ps(ex, mx), _mm512_mul_ps(ey, my)), _mm512_mul_ps(ez, mz));
-        const __m512 lam = s->lambda != NULL ? _mm512_maskz_loadu_ps(on, s->lambda + i) : zero;
-        const __m512 num = _mm512_sub_ps(
-            _mm512_sub_ps(_mm512_mul_ps(_mm512_sub_ps(rest, l), l), _mm512_mul_ps(_mm512_mul_ps(at, lam), l)),
-            _mm512_mul_ps(gamma, dot));
-        const __m512 den =
-            _mm512_mask_blend_ps(on, one, _mm512_mul_ps(_mm512_add_ps(_mm512_mul_ps(opg, wsum), at), len2));
-        const __m512 f = _mm512_div_ps(num, den);
-        if (s->lambda != NULL) {
-            _mm512_mask_storeu_ps(s->lambda + i, on, _mm512_add_ps(lam, _mm512_mul_ps(f, l)));
-        }
-        const __m512 pi = _mm512_mul_ps(wi, f), pj = _mm512_mul_ps(wj, f);
-        _mm512_mask_storeu_ps(s->ux + i, on, _mm512_add_ps(uxi, _mm512_mul_ps(pi, ex)));
-        _mm512_mask_storeu_ps(s->uy + i, on, _mm512_add_ps(uyi, _mm512_mul_ps(pi, ey)));
-        _mm512_mask_storeu_ps(s->uz + i, on, _mm512_add_ps(uzi, _mm512_mul_ps(pi, ez)));
-        _mm512_mask_storeu_ps(s->ux + j, on, _mm512_sub_ps(uxj, _mm512_mul_ps(pj, ex)));
-        _mm512_mask_storeu_ps(s->uy + j, on, _mm512_sub_ps(uyj, _mm512_mul_ps(pj, ey)));
-        _mm512_mask_storeu_ps(s->uz + j, on, _mm512_sub_ps(uzj, _mm512_mul_ps(pj, ez)));
+    if (s->mask_shift == XPBD_SPAN_ALL) {
+        run_avx512(s);
+    } else {
+        row_avx512(s);
     }
 }
 
