@@ -13,7 +13,10 @@
  * Gauss-Seidel row after row, so a correction travels down a whole block in
  * one sweep, which a hanging cloth needs; B depends on the grid only, never
  * on the thread count, which is what makes the bits the same on any number
- * of threads.
+ * of threads. The substep's predict and finish ride on the first and the
+ * last colour pass (see solve_blocks()), so a substep is 2 x iterations
+ * parallel passes and each block is predicted, swept and finished while it
+ * is in cache.
  *
  * The displacement since the start of the substep (see xpbd.c for why the
  * solve works on it rather than on the positions) lives in the velocity
@@ -40,21 +43,24 @@ typedef struct grid_pass {
     const cloth_step_view *view;
     const xpbd_grid_solver *solver;
     float gx, gy, gz, h, decay, inv_h;
-    uint32_t block_rows, parity;
+    uint32_t block_rows, blocks, parity;
+    bool first_pass, last_pass; /* the sweep's first colour pass predicts, its last finishes */
     float alpha_tilde[CLOTH_GRID_FAMILIES]; /* infinite: the family is off */
     float gamma[CLOTH_GRID_FAMILIES];
     float one_plus_gamma[CLOTH_GRID_FAMILIES];
 } grid_pass;
 
-static void predict(uint32_t begin, uint32_t end, uint32_t worker, void *ctx)
+/* The substep's start for particles [begin, end): each velocity becomes
+ * the displacement it predicts, each pin's start is dated back by its own
+ * motion (so that the spring damping sees a moving pin move, see xpbd.c),
+ * and their lambdas start at 0. */
+static void predict_span(const grid_pass *p, uint32_t begin, uint32_t end)
 {
-    (void)worker;
-    const grid_pass *p = ctx;
     const cloth_step_view *s = p->view;
+    const cloth_t *cloth = p->cloth;
     const float h = p->h, d = p->decay;
     const float *restrict w = s->inv_mass;
     float *restrict vx = s->vx, *restrict vy = s->vy, *restrict vz = s->vz;
-    cloth_item_particles(begin, end, s->count, &begin, &end);
     if (s->fx == NULL) {
         /* No wind and no hook: the cloth keeps no forces. `+ 0.0f` is the
          * loop below's w f, which is then +0: it turns a g m of -0 (a pin
@@ -67,27 +73,40 @@ static void predict(uint32_t begin, uint32_t end, uint32_t worker, void *ctx)
             vy[i] = (vy[i] * dm + (p->gy * m + 0.0f) * h) * h;
             vz[i] = (vz[i] * dm + (p->gz * m + 0.0f) * h) * h;
         }
-        return;
+    } else {
+        const float *restrict fx = s->fx, *restrict fy = s->fy, *restrict fz = s->fz;
+        for (uint32_t i = begin; i < end; ++i) {
+            /* a pin (w = 0) moves by its own velocity: no gravity, no decay */
+            const float m = w[i] > 0.0f ? 1.0f : 0.0f, dm = w[i] > 0.0f ? d : 1.0f;
+            vx[i] = (vx[i] * dm + (p->gx * m + w[i] * fx[i]) * h) * h;
+            vy[i] = (vy[i] * dm + (p->gy * m + w[i] * fy[i]) * h) * h;
+            vz[i] = (vz[i] * dm + (p->gz * m + w[i] * fz[i]) * h) * h;
+        }
     }
-    const float *restrict fx = s->fx, *restrict fy = s->fy, *restrict fz = s->fz;
-    for (uint32_t i = begin; i < end; ++i) {
-        /* a pin (w = 0) moves by its own velocity: no gravity, no decay */
-        const float m = w[i] > 0.0f ? 1.0f : 0.0f, dm = w[i] > 0.0f ? d : 1.0f;
-        vx[i] = (vx[i] * dm + (p->gx * m + w[i] * fx[i]) * h) * h;
-        vy[i] = (vy[i] * dm + (p->gy * m + w[i] * fy[i]) * h) * h;
-        vz[i] = (vz[i] * dm + (p->gz * m + w[i] * fz[i]) * h) * h;
+    for (uint32_t k = 0; k < cloth->pin_count; ++k) {
+        const uint32_t i = cloth->pins[k].index;
+        if (i >= begin && i < end) {
+            s->x[i] -= s->vx[i];
+            s->y[i] -= s->vy[i];
+            s->z[i] -= s->vz[i];
+        }
+    }
+    const xpbd_grid_solver *solver = p->solver;
+    if (solver->lambda != NULL) {
+        for (size_t slot = 0; slot * solver->stride < solver->lambda_count; ++slot) {
+            memset(solver->lambda + slot * solver->stride + begin, 0, (size_t)(end - begin) * sizeof(float));
+        }
     }
 }
 
-static void finish(uint32_t begin, uint32_t end, uint32_t worker, void *ctx)
+/* The substep's end for particles [begin, end): move by the displacement,
+ * which over h is the new velocity. */
+static void finish_span(const grid_pass *p, uint32_t begin, uint32_t end)
 {
-    (void)worker;
-    const grid_pass *p = ctx;
     const cloth_step_view *s = p->view;
     const float inv_h = p->inv_h;
     float *restrict x = s->x, *restrict y = s->y, *restrict z = s->z;
     float *restrict vx = s->vx, *restrict vy = s->vy, *restrict vz = s->vz;
-    cloth_item_particles(begin, end, s->count, &begin, &end);
     for (uint32_t i = begin; i < end; ++i) {
         x[i] += vx[i];
         y[i] += vy[i];
@@ -141,17 +160,68 @@ static void solve_row(const grid_pass *p, uint32_t r)
     }
 }
 
-/* Items are the blocks of one colour: item k is block 2 k + parity. */
+/* The particles of block b, or none past the last block. */
+static void block_particles(const grid_pass *p, uint32_t b, uint32_t *begin, uint32_t *end)
+{
+    const uint32_t rows = p->cloth->rows, cols = p->cloth->cols;
+    const uint32_t first = b < p->blocks ? b * p->block_rows : rows;
+    const uint32_t last = first + p->block_rows < rows ? first + p->block_rows : rows;
+    *begin = first * cols;
+    *end = last * cols;
+}
+
+static void predict_block(const grid_pass *p, uint32_t b)
+{
+    uint32_t begin, end;
+    block_particles(p, b, &begin, &end);
+    predict_span(p, begin, end);
+}
+
+static void finish_block(const grid_pass *p, uint32_t b)
+{
+    uint32_t begin, end;
+    block_particles(p, b, &begin, &end);
+    finish_span(p, begin, end);
+}
+
+/* Items are the blocks of one colour: item k is block b = 2 k + parity.
+ *
+ * The substep's predict and finish ride on the sweep, so that each block is
+ * touched while it is in cache and the threads meet twice less per substep.
+ * Block b's springs reach into block b + 1 only. In the first pass (even
+ * blocks) block b predicts itself and the odd block below, which no other
+ * spring of that pass touches. After the last pass (odd blocks) block b and
+ * the even block below are final: the even one's springs ran in the pass
+ * before and only b's reach into it. Block 0 is final after the even pass
+ * and is finished with block 1; a cloth of one block has no odd pass and
+ * finishes in its even one. Every particle is predicted and finished once,
+ * by the same operations as a separate pass, so the bits do not change. */
 static void solve_blocks(uint32_t begin, uint32_t end, uint32_t worker, void *ctx)
 {
     (void)worker;
     const grid_pass *p = ctx;
     const uint32_t rows = p->cloth->rows;
     for (uint32_t k = begin; k < end; ++k) {
-        const uint32_t first = (2u * k + p->parity) * p->block_rows;
+        const uint32_t b = 2u * k + p->parity;
+        if (p->first_pass) {
+            predict_block(p, b);
+            predict_block(p, b + 1u);
+        }
+        const uint32_t first = b * p->block_rows;
         const uint32_t last = first + p->block_rows < rows ? first + p->block_rows : rows;
         for (uint32_t r = first; r < last; ++r) {
             solve_row(p, r);
+        }
+        if (p->last_pass) {
+            if (p->parity == 0u) {
+                finish_block(p, b); /* the only block */
+                continue;
+            }
+            if (b == 1u) {
+                finish_block(p, 0u);
+            }
+            finish_block(p, b);
+            finish_block(p, b + 1u);
         }
     }
 }
@@ -184,27 +254,19 @@ cloth_status cloth_xpbd_grid_step(const xpbd_grid_solver *solver, const cloth_st
         p.one_plus_gamma[f] = 1.0f + p.gamma[f];
     }
 
-    const uint32_t items = (s->count + CLOTH_PARTICLES_PER_ITEM - 1u) / CLOTH_PARTICLES_PER_ITEM;
-    cloth_parallel_for(cloth, predict, items, 1u, &p);
-    /* Pins: date the start back by the pin's own motion, so that the
-     * spring damping sees a moving pin move (see xpbd.c). */
-    for (uint32_t k = 0; k < cloth->pin_count; ++k) {
-        const uint32_t i = cloth->pins[k].index;
-        s->x[i] -= s->vx[i];
-        s->y[i] -= s->vy[i];
-        s->z[i] -= s->vz[i];
-    }
-    if (solver->lambda != NULL) {
-        memset(solver->lambda, 0, solver->lambda_count * sizeof(float)); /* lambda starts at 0 every substep */
-    }
-    const uint32_t blocks = (cloth->rows + p.block_rows - 1u) / p.block_rows;
+    p.blocks = (cloth->rows + p.block_rows - 1u) / p.block_rows;
     const uint32_t per_block = p.block_rows * cloth->cols;
     const uint32_t min_blocks = per_block >= PARTICLES_PER_RANGE ? 1u : PARTICLES_PER_RANGE / per_block;
     for (uint32_t it = 0; it < s->iterations; ++it) {
         for (p.parity = 0u; p.parity < 2u; ++p.parity) {
-            cloth_parallel_for(cloth, solve_blocks, (blocks + 1u - p.parity) / 2u, min_blocks, &p);
+            const uint32_t items = (p.blocks + 1u - p.parity) / 2u;
+            if (items == 0u) {
+                continue; /* one block: no odd pass */
+            }
+            p.first_pass = it == 0u && p.parity == 0u;
+            p.last_pass = it + 1u == s->iterations && (p.parity == 1u || p.blocks == 1u);
+            cloth_parallel_for(cloth, solve_blocks, items, min_blocks, &p);
         }
     }
-    cloth_parallel_for(cloth, finish, items, 1u, &p);
     return CLOTH_OK;
 }
