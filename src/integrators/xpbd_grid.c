@@ -50,6 +50,43 @@ typedef struct grid_pass {
     float one_plus_gamma[CLOTH_GRID_FAMILIES];
 } grid_pass;
 
+/* The loops below take their arrays as restrict parameters: GCC 12 does not
+ * vectorise them when the restrict pointers are locals read from a struct. */
+
+/* Velocity to predicted displacement without forces. `+ 0.0f` is the forced
+ * loop's w f, which is then +0: it turns a g m of -0 (a pin under a negative
+ * g, or a -0 component of g) into +0 as that loop does, so a zero velocity
+ * keeps the same sign and the bits are the same (test_stats). Without
+ * -ffast-math no compiler drops it. */
+static void predict_free(float *restrict vx, float *restrict vy, float *restrict vz, const float *restrict w,
+                         uint32_t begin, uint32_t end, const float g[3], float h, float d)
+{
+    const float gx = g[0], gy = g[1], gz = g[2];
+    for (uint32_t i = begin; i < end; ++i) {
+        const float m = (float)(w[i] > 0.0f);
+        const float dm = m * d + (1.0f - m); /* d for a free particle, 1 for a pin, exactly */
+        vx[i] = (vx[i] * dm + (gx * m + 0.0f) * h) * h;
+        vy[i] = (vy[i] * dm + (gy * m + 0.0f) * h) * h;
+        vz[i] = (vz[i] * dm + (gz * m + 0.0f) * h) * h;
+    }
+}
+
+/* The same with the force arrays; a pin (w = 0) moves by its own velocity:
+ * no gravity, no decay. */
+static void predict_forced(float *restrict vx, float *restrict vy, float *restrict vz, const float *restrict w,
+                           const float *restrict fx, const float *restrict fy, const float *restrict fz,
+                           uint32_t begin, uint32_t end, const float g[3], float h, float d)
+{
+    const float gx = g[0], gy = g[1], gz = g[2];
+    for (uint32_t i = begin; i < end; ++i) {
+        const float m = (float)(w[i] > 0.0f);
+        const float dm = m * d + (1.0f - m); /* d for a free particle, 1 for a pin, exactly */
+        vx[i] = (vx[i] * dm + (gx * m + w[i] * fx[i]) * h) * h;
+        vy[i] = (vy[i] * dm + (gy * m + w[i] * fy[i]) * h) * h;
+        vz[i] = (vz[i] * dm + (gz * m + w[i] * fz[i]) * h) * h;
+    }
+}
+
 /* The substep's start for particles [begin, end): each velocity becomes
  * the displacement it predicts, each pin's start is dated back by its own
  * motion (so that the spring damping sees a moving pin move, see xpbd.c),
@@ -58,30 +95,11 @@ static void predict_span(const grid_pass *p, uint32_t begin, uint32_t end)
 {
     const cloth_step_view *s = p->view;
     const cloth_t *cloth = p->cloth;
-    const float h = p->h, d = p->decay;
-    const float *restrict w = s->inv_mass;
-    float *restrict vx = s->vx, *restrict vy = s->vy, *restrict vz = s->vz;
+    const float g[3] = {p->gx, p->gy, p->gz};
     if (s->fx == NULL) {
-        /* No wind and no hook: the cloth keeps no forces. `+ 0.0f` is the
-         * loop below's w f, which is then +0: it turns a g m of -0 (a pin
-         * under a negative g, or a -0 component of g) into +0 as that loop
-         * does, so a zero velocity keeps the same sign and the bits are the
-         * same (test_stats). Without -ffast-math no compiler drops it. */
-        for (uint32_t i = begin; i < end; ++i) {
-            const float m = w[i] > 0.0f ? 1.0f : 0.0f, dm = w[i] > 0.0f ? d : 1.0f;
-            vx[i] = (vx[i] * dm + (p->gx * m + 0.0f) * h) * h;
-            vy[i] = (vy[i] * dm + (p->gy * m + 0.0f) * h) * h;
-            vz[i] = (vz[i] * dm + (p->gz * m + 0.0f) * h) * h;
-        }
+        predict_free(s->vx, s->vy, s->vz, s->inv_mass, begin, end, g, p->h, p->decay);
     } else {
-        const float *restrict fx = s->fx, *restrict fy = s->fy, *restrict fz = s->fz;
-        for (uint32_t i = begin; i < end; ++i) {
-            /* a pin (w = 0) moves by its own velocity: no gravity, no decay */
-            const float m = w[i] > 0.0f ? 1.0f : 0.0f, dm = w[i] > 0.0f ? d : 1.0f;
-            vx[i] = (vx[i] * dm + (p->gx * m + w[i] * fx[i]) * h) * h;
-            vy[i] = (vy[i] * dm + (p->gy * m + w[i] * fy[i]) * h) * h;
-            vz[i] = (vz[i] * dm + (p->gz * m + w[i] * fz[i]) * h) * h;
-        }
+        predict_forced(s->vx, s->vy, s->vz, s->inv_mass, s->fx, s->fy, s->fz, begin, end, g, p->h, p->decay);
     }
     for (uint32_t k = 0; k < cloth->pin_count; ++k) {
         const uint32_t i = cloth->pins[k].index;
@@ -101,12 +119,9 @@ static void predict_span(const grid_pass *p, uint32_t begin, uint32_t end)
 
 /* The substep's end for particles [begin, end): move by the displacement,
  * which over h is the new velocity. */
-static void finish_span(const grid_pass *p, uint32_t begin, uint32_t end)
+static void finish_arrays(float *restrict x, float *restrict y, float *restrict z, float *restrict vx,
+                          float *restrict vy, float *restrict vz, uint32_t begin, uint32_t end, float inv_h)
 {
-    const cloth_step_view *s = p->view;
-    const float inv_h = p->inv_h;
-    float *restrict x = s->x, *restrict y = s->y, *restrict z = s->z;
-    float *restrict vx = s->vx, *restrict vy = s->vy, *restrict vz = s->vz;
     for (uint32_t i = begin; i < end; ++i) {
         x[i] += vx[i];
         y[i] += vy[i];
@@ -115,6 +130,12 @@ static void finish_span(const grid_pass *p, uint32_t begin, uint32_t end)
         vy[i] *= inv_h;
         vz[i] *= inv_h;
     }
+}
+
+static void finish_span(const grid_pass *p, uint32_t begin, uint32_t end)
+{
+    const cloth_step_view *s = p->view;
+    finish_arrays(s->x, s->y, s->z, s->vx, s->vy, s->vz, begin, end, p->inv_h);
 }
 
 /* Every spring whose first end is in row r. */
