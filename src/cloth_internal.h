@@ -163,6 +163,10 @@ struct cloth {
     float *rest_shape;
 };
 
+/* platform/simd.c: the vector level for the SIMD paths (CLOTHSIM_SIMD lowers it). */
+typedef enum cloth_simd { CLOTH_SIMD_SCALAR, CLOTH_SIMD_AVX2, CLOTH_SIMD_AVX512 } cloth_simd;
+cloth_simd cloth_simd_level(void);
+
 /* platform/alloc.c */
 void *cloth_mem_alloc(const cloth_allocator *a, size_t size);
 void cloth_mem_free(const cloth_allocator *a, void *ptr, size_t size);

@@ -18,8 +18,6 @@
  */
 #include "shapes.h"
 
-#include <stdlib.h>
-#include <string.h>
 
 #if (defined(__x86_64__) || defined(__i386__)) && (defined(__GNUC__) || defined(__clang__))
 #define SPHERE_X86 1
@@ -235,19 +233,17 @@ __attribute__((target("avx512f"))) static uint32_t sphere_avx512(const sphere_ar
 
 #endif /* SPHERE_X86 */
 
-/* The best path for this CPU, lowered by CLOTHSIM_SIMD as xpbd_span.h says. */
+/* The path for this CPU (platform/simd.c). */
 static sphere_fn *sphere_path(void)
 {
 #if SPHERE_X86
-    const char *want = getenv("CLOTHSIM_SIMD");
-    __builtin_cpu_init();
-    const bool scalar = want != NULL && strcmp(want, "scalar") == 0;
-    const bool avx2 = want != NULL && strcmp(want, "avx2") == 0;
-    if (!scalar && !avx2 && __builtin_cpu_supports("avx512f")) {
+    switch (cloth_simd_level()) {
+    case CLOTH_SIMD_AVX512:
         return sphere_avx512;
-    }
-    if (!scalar && __builtin_cpu_supports("avx2")) {
+    case CLOTH_SIMD_AVX2:
         return sphere_avx2;
+    case CLOTH_SIMD_SCALAR:
+        break;
     }
 #endif
     return sphere_scalar;

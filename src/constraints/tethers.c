@@ -125,14 +125,11 @@ void cloth_tethers_free(cloth_t *cloth)
     cloth->rest_shape = NULL;
 }
 
-/* As the XPBD spring kernel chooses (xpbd_span.c): CLOTHSIM_SIMD=scalar
- * keeps the plain build. */
+/* The AVX2 batches from that level up (platform/simd.c). */
 static bool use_avx2(void)
 {
 #if TETHERS_X86
-    const char *want = getenv("CLOTHSIM_SIMD");
-    __builtin_cpu_init();
-    return __builtin_cpu_supports("avx2") && !(want != NULL && strcmp(want, "scalar") == 0);
+    return cloth_simd_level() >= CLOTH_SIMD_AVX2;
 #else
     return false;
 #endif

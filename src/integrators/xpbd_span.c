@@ -15,11 +15,11 @@
  */
 #include "xpbd_span.h"
 
+#include "cloth_internal.h"
+
 #include <math.h>
 #include <stdbool.h>
 #include <stddef.h>
-#include <stdlib.h>
-#include <string.h>
 
 #if (defined(__x86_64__) || defined(__i386__)) && (defined(__GNUC__) || defined(__clang__))
 #define XPBD_X86 1
@@ -446,37 +446,26 @@ __attribute__((target("avx512f"))) static void span_avx512(const xpbd_span *s)
 
 #endif /* XPBD_X86 */
 
-typedef struct span_level {
-    const char *name;
-    xpbd_span_fn *fn;
-} span_level;
-
 xpbd_span_fn *cloth_xpbd_span_kernel(const char **name)
 {
-    /* best first; the environment may only lower the choice */
-    span_level levels[3];
-    int count = 0;
+    const char *level = "scalar";
+    xpbd_span_fn *fn = span_scalar;
 #if XPBD_X86
-    __builtin_cpu_init();
-    if (__builtin_cpu_supports("avx512f")) {
-        levels[count++] = (span_level){"avx512", span_avx512};
-    }
-    if (__builtin_cpu_supports("avx2")) {
-        levels[count++] = (span_level){"avx2", span_avx2};
+    switch (cloth_simd_level()) {
+    case CLOTH_SIMD_AVX512:
+        level = "avx512";
+        fn = span_avx512;
+        break;
+    case CLOTH_SIMD_AVX2:
+        level = "avx2";
+        fn = span_avx2;
+        break;
+    case CLOTH_SIMD_SCALAR:
+        break;
     }
 #endif
-    levels[count++] = (span_level){"scalar", span_scalar};
-    int pick = 0;
-    const char *want = getenv("CLOTHSIM_SIMD");
-    if (want != NULL) {
-        for (int k = 0; k < count; ++k) {
-            if (strcmp(want, levels[k].name) == 0) {
-                pick = k;
-            }
-        }
-    }
     if (name != NULL) {
-        *name = levels[pick].name;
+        *name = level;
     }
-    return levels[pick].fn;
+    return fn;
 }
