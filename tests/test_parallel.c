@@ -15,7 +15,7 @@
  *    "avx2", "avx512"; a level the CPU lacks falls back to the best it has,
  *    so on such a CPU the comparison is with itself).
  * C: other integrators and a mesh: the tether and collider pass is split
- *    over threads for every integrator.
+ *    over threads for every integrator, and PBD's grid proposals by rows.
  * D: the API's refusals.
  *
  * scripts/test also runs this test under ThreadSanitizer.
@@ -351,6 +351,20 @@ static void test_other_integrators(void)
         run_grid(&sh, kinds[k], &three, &b);
         const bool same = same_bits(&a, &b);
         printf("C integrator %d: 3 threads %s\n", (int)kinds[k], same ? "same bits" : "DIFFERENT");
+        CHECK(same);
+        free_run(&a);
+        free_run(&b);
+    }
+    {
+        /* PBD's grid proposals are gathered by rows, split when a range
+         * holds 2048 particles: 120 x 60 gives three ranges */
+        const shape big = {120, 60, 12u, 3u};
+        const spread one = {1u, NULL}, three = {3u, NULL};
+        run a, b;
+        run_grid(&big, CLOTH_INTEGRATOR_PBD, &one, &a);
+        run_grid(&big, CLOTH_INTEGRATOR_PBD, &three, &b);
+        const bool same = same_bits(&a, &b);
+        printf("C PBD 120x60 (rows split): 3 threads %s\n", same ? "same bits" : "DIFFERENT");
         CHECK(same);
         free_run(&a);
         free_run(&b);
