@@ -15,7 +15,8 @@
  *    "avx2", "avx512"; a level the CPU lacks falls back to the best it has,
  *    so on such a CPU the comparison is with itself).
  * C: other integrators and a mesh: the tether and collider pass is split
- *    over threads for every integrator, and PBD's grid proposals by rows.
+ *    over threads for every integrator, and PBD's grid proposals and the
+ *    grid spring forces by rows.
  * D: the API's refusals.
  *
  * scripts/test also runs this test under ThreadSanitizer.
@@ -355,16 +356,19 @@ static void test_other_integrators(void)
         free_run(&a);
         free_run(&b);
     }
-    {
-        /* PBD's grid proposals are gathered by rows, split when a range
-         * holds 2048 particles: 120 x 60 gives three ranges */
+    /* PBD's grid proposals and the spring forces of the force-based
+     * integrators are gathered by rows, split when a range holds 2048
+     * particles: 120 x 60 gives three ranges */
+    static const cloth_integrator gathered[] = {CLOTH_INTEGRATOR_PBD, CLOTH_INTEGRATOR_IMPLICIT_EULER};
+    for (size_t k = 0; k < sizeof gathered / sizeof gathered[0]; ++k) {
         const shape big = {120, 60, 12u, 3u};
         const spread one = {1u, NULL}, three = {3u, NULL};
         run a, b;
-        run_grid(&big, CLOTH_INTEGRATOR_PBD, &one, &a);
-        run_grid(&big, CLOTH_INTEGRATOR_PBD, &three, &b);
+        run_grid(&big, gathered[k], &one, &a);
+        run_grid(&big, gathered[k], &three, &b);
         const bool same = same_bits(&a, &b);
-        printf("C PBD 120x60 (rows split): 3 threads %s\n", same ? "same bits" : "DIFFERENT");
+        printf("C integrator %d on 120x60 (rows split): 3 threads %s\n", (int)gathered[k],
+               same ? "same bits" : "DIFFERENT");
         CHECK(same);
         free_run(&a);
         free_run(&b);

@@ -17,14 +17,15 @@ extern "C" {
  *
  * cloth_step() hands out its data-parallel passes (the XPBD grid solver's
  * Gauss-Seidel sweeps over blocks of rows with its prediction and velocity
- * update, the PBD grid solver's Jacobi passes, and for every integrator the
- * tether and collider pass) as tasks over independent items. Each item's
+ * update, the PBD grid solver's Jacobi passes, a grid's spring forces, and
+ * for every integrator the tether and collider pass) as tasks over
+ * independent items. Each item's
  * result depends only on the items run before the task began, never on
  * which thread runs it or how the items are grouped into ranges, so a cloth
  * gives **bitwise identical** results on 1, 2 or any number of threads, on
  * the built-in pool or on the host's scheduler. The passes that are not
- * split yet (pins, forces and hooks, the other integrators' solvers, meshes
- * with PBD) run on the thread that called cloth_step().
+ * split yet (pins, wind and force hooks, the rest of the other integrators'
+ * solvers, a mesh's springs) run on the thread that called cloth_step().
  *
  * Different cloths may be stepped on different threads at the same time
  * with no set-up at all (see the thread-safety notes in clothsim.h); this
