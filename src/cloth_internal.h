@@ -198,6 +198,16 @@ bool cloth_family_active(const cloth_t *cloth, uint32_t f);
 /* Range of particles i joined to i + di by family f in row r: [*begin, *end). */
 bool cloth_family_row(const cloth_t *cloth, uint32_t f, uint32_t r, uint32_t *begin, uint32_t *end,
                       uint32_t *di);
+/* The particles of row r on springs of family f, for passes that gather per
+ * particle: [end_begin, end_end) are the second ends of the springs that end
+ * in row r (each p on (p - di, p)), [start_begin, start_end) the first ends
+ * of those that start in it (each p on (p, p + di)); an empty range has
+ * begin == end. A scatter over the springs in table order reaches a particle
+ * through the first kind before the second. */
+typedef struct cloth_row_runs {
+    uint32_t end_begin, end_end, start_begin, start_end, di;
+} cloth_row_runs;
+void cloth_family_row_runs(const cloth_t *cloth, uint32_t f, uint32_t r, cloth_row_runs *out);
 
 /* build_mesh.c */
 cloth_status cloth_build_mesh(cloth_t *cloth, const cloth_mesh_desc *desc);

@@ -54,6 +54,22 @@ bool cloth_family_row(const cloth_t *cloth, uint32_t f, uint32_t r, uint32_t *be
     return true;
 }
 
+void cloth_family_row_runs(const cloth_t *cloth, uint32_t f, uint32_t r, cloth_row_runs *out)
+{
+    const uint32_t dr = (uint32_t)cloth_grid_families[f].dr;
+    uint32_t begin, end, di = 0u;
+    out->end_begin = out->end_end = out->start_begin = out->start_end = 0u;
+    if (r >= dr && cloth_family_row(cloth, f, r - dr, &begin, &end, &di)) {
+        out->end_begin = begin + di;
+        out->end_end = end + di;
+    }
+    if (cloth_family_row(cloth, f, r, &begin, &end, &di)) {
+        out->start_begin = begin;
+        out->start_end = end;
+    }
+    out->di = di;
+}
+
 /* The force of one spring (i, j), added to i and subtracted from j.
  *
  * Damping is stiffness-proportional on the spring's tangent stiffness: along
@@ -188,18 +204,13 @@ static void force_rows(uint32_t begin, uint32_t end, uint32_t worker, void *ctx)
             if (k == 0.0f || !cloth_family_active(cloth, f)) {
                 continue;
             }
-            const uint32_t dr = (uint32_t)cloth_grid_families[f].dr;
             const float rest = cloth->family_rest[f];
-            uint32_t first, last, di;
-            /* the springs of row r - dr end in row r, at first + di .. last + di */
-            if (r >= dr && cloth_family_row(cloth, f, r - dr, &first, &last, &di)) {
-                pass->second(q->fx, q->fy, q->fz, q->x, q->y, q->z, q->vx, q->vy, q->vz, first + di, last + di, di,
-                             rest, k, beta);
-            }
-            if (cloth_family_row(cloth, f, r, &first, &last, &di)) {
-                pass->first(q->fx, q->fy, q->fz, q->x, q->y, q->z, q->vx, q->vy, q->vz, first, last, di, rest, k,
-                            beta);
-            }
+            cloth_row_runs run;
+            cloth_family_row_runs(cloth, f, r, &run);
+            pass->second(q->fx, q->fy, q->fz, q->x, q->y, q->z, q->vx, q->vy, q->vz, run.end_begin, run.end_end, run.di,
+                         rest, k, beta);
+            pass->first(q->fx, q->fy, q->fz, q->x, q->y, q->z, q->vx, q->vy, q->vz, run.start_begin, run.start_end,
+                        run.di, rest, k, beta);
         }
     }
 }

@@ -22,6 +22,8 @@
 #if (defined(__x86_64__) || defined(__i386__)) && (defined(__GNUC__) || defined(__clang__))
 #define SPHERE_X86 1
 #include <immintrin.h>
+
+#include "platform/vec3.h"
 #else
 #define SPHERE_X86 0
 #endif
@@ -122,7 +124,7 @@ __attribute__((target("avx2"))) static uint32_t sphere_avx2(const sphere_args *a
         const __m256 pvx = _mm256_maskload_ps(a->vx + i, live), pvy = _mm256_maskload_ps(a->vy + i, live);
         const __m256 pvz = _mm256_maskload_ps(a->vz + i, live);
         const __m256 dx = _mm256_sub_ps(px, cx), dy = _mm256_sub_ps(py, cy), dz = _mm256_sub_ps(pz, cz);
-        const __m256 d2 = _mm256_add_ps(_mm256_add_ps(_mm256_mul_ps(dx, dx), _mm256_mul_ps(dy, dy)), _mm256_mul_ps(dz, dz));
+        const __m256 d2 = cloth_dot3_256(dx, dy, dz, dx, dy, dz);
         const __m256 inside = _mm256_cmp_ps(d2, reach2, _CMP_LT_OQ);
         const __m256 hit = _mm256_and_ps(_mm256_and_ps(inside, _mm256_cmp_ps(w, zero, _CMP_GT_OQ)),
                                          _mm256_castsi256_ps(live));
@@ -137,12 +139,12 @@ __attribute__((target("avx2"))) static uint32_t sphere_avx2(const sphere_args *a
         const __m256 sy = _mm256_add_ps(cvy, _mm256_sub_ps(_mm256_mul_ps(cwz, ax), _mm256_mul_ps(cwx, az)));
         const __m256 sz = _mm256_add_ps(cvz, _mm256_sub_ps(_mm256_mul_ps(cwx, ay), _mm256_mul_ps(cwy, ax)));
         const __m256 rx = _mm256_sub_ps(pvx, sx), ry = _mm256_sub_ps(pvy, sy), rz = _mm256_sub_ps(pvz, sz);
-        const __m256 vn = _mm256_add_ps(_mm256_add_ps(_mm256_mul_ps(rx, nx), _mm256_mul_ps(ry, ny)), _mm256_mul_ps(rz, nz));
+        const __m256 vn = cloth_dot3_256(rx, ry, rz, nx, ny, nz);
         const __m256 into = _mm256_cmp_ps(vn, zero, _CMP_LT_OQ);
         const __m256 tx = _mm256_sub_ps(rx, _mm256_mul_ps(vn, nx));
         const __m256 ty = _mm256_sub_ps(ry, _mm256_mul_ps(vn, ny));
         const __m256 tz = _mm256_sub_ps(rz, _mm256_mul_ps(vn, nz));
-        const __m256 vt = _mm256_sqrt_ps(_mm256_add_ps(_mm256_add_ps(_mm256_mul_ps(tx, tx), _mm256_mul_ps(ty, ty)), _mm256_mul_ps(tz, tz)));
+        const __m256 vt = _mm256_sqrt_ps(cloth_dot3_256(tx, ty, tz, tx, ty, tz));
         const __m256 drop = _mm256_mul_ps(NEG256(vn), mu);
         const __m256 safe_vt = SEL256(_mm256_cmp_ps(vt, zero, _CMP_GT_OQ), vt, one);
         const __m256 slip = _mm256_sub_ps(one, _mm256_div_ps(drop, safe_vt));
@@ -188,7 +190,7 @@ __attribute__((target("avx512f"))) static uint32_t sphere_avx512(const sphere_ar
         const __m512 pvx = _mm512_maskz_loadu_ps(live, a->vx + i), pvy = _mm512_maskz_loadu_ps(live, a->vy + i);
         const __m512 pvz = _mm512_maskz_loadu_ps(live, a->vz + i);
         const __m512 dx = _mm512_sub_ps(px, cx), dy = _mm512_sub_ps(py, cy), dz = _mm512_sub_ps(pz, cz);
-        const __m512 d2 = _mm512_add_ps(_mm512_add_ps(_mm512_mul_ps(dx, dx), _mm512_mul_ps(dy, dy)), _mm512_mul_ps(dz, dz));
+        const __m512 d2 = cloth_dot3_512(dx, dy, dz, dx, dy, dz);
         const __mmask16 inside = _mm512_cmp_ps_mask(d2, reach2, _CMP_LT_OQ);
         const __mmask16 hit = _mm512_mask_cmp_ps_mask((__mmask16)(inside & live), w, zero, _CMP_GT_OQ);
         const __m512 d = _mm512_sqrt_ps(_mm512_mask_blend_ps(inside, zero, d2));
@@ -202,12 +204,12 @@ __attribute__((target("avx512f"))) static uint32_t sphere_avx512(const sphere_ar
         const __m512 sy = _mm512_add_ps(cvy, _mm512_sub_ps(_mm512_mul_ps(cwz, ax), _mm512_mul_ps(cwx, az)));
         const __m512 sz = _mm512_add_ps(cvz, _mm512_sub_ps(_mm512_mul_ps(cwx, ay), _mm512_mul_ps(cwy, ax)));
         const __m512 rx = _mm512_sub_ps(pvx, sx), ry = _mm512_sub_ps(pvy, sy), rz = _mm512_sub_ps(pvz, sz);
-        const __m512 vn = _mm512_add_ps(_mm512_add_ps(_mm512_mul_ps(rx, nx), _mm512_mul_ps(ry, ny)), _mm512_mul_ps(rz, nz));
+        const __m512 vn = cloth_dot3_512(rx, ry, rz, nx, ny, nz);
         const __mmask16 into = _mm512_cmp_ps_mask(vn, zero, _CMP_LT_OQ);
         const __m512 tx = _mm512_sub_ps(rx, _mm512_mul_ps(vn, nx));
         const __m512 ty = _mm512_sub_ps(ry, _mm512_mul_ps(vn, ny));
         const __m512 tz = _mm512_sub_ps(rz, _mm512_mul_ps(vn, nz));
-        const __m512 vt = _mm512_sqrt_ps(_mm512_add_ps(_mm512_add_ps(_mm512_mul_ps(tx, tx), _mm512_mul_ps(ty, ty)), _mm512_mul_ps(tz, tz)));
+        const __m512 vt = _mm512_sqrt_ps(cloth_dot3_512(tx, ty, tz, tx, ty, tz));
         const __m512 drop = _mm512_mul_ps(NEG512(vn), mu);
         const __m512 safe_vt = _mm512_mask_blend_ps(_mm512_cmp_ps_mask(vt, zero, _CMP_GT_OQ), one, vt);
         const __m512 slip = _mm512_sub_ps(one, _mm512_div_ps(drop, safe_vt));

@@ -177,17 +177,13 @@ static void gather_rows(uint32_t begin, uint32_t end, uint32_t worker, void *ctx
             if (k == 0.0f || !cloth_family_active(cloth, f)) {
                 continue;
             }
-            const uint32_t dr = (uint32_t)cloth_grid_families[f].dr;
             const float rest = cloth->family_rest[f];
-            uint32_t first, last, di;
-            /* the springs of row r - dr end in row r, at first + di .. last + di */
-            if (r >= dr && cloth_family_row(cloth, f, r - dr, &first, &last, &di)) {
-                pass->second(a[SX], a[SY], a[SZ], a[SN], s->x, s->y, s->z, s->inv_mass, first + di, last + di, di,
-                             rest, k);
-            }
-            if (cloth_family_row(cloth, f, r, &first, &last, &di)) {
-                pass->first(a[SX], a[SY], a[SZ], a[SN], s->x, s->y, s->z, s->inv_mass, first, last, di, rest, k);
-            }
+            cloth_row_runs run;
+            cloth_family_row_runs(cloth, f, r, &run);
+            pass->second(a[SX], a[SY], a[SZ], a[SN], s->x, s->y, s->z, s->inv_mass, run.end_begin, run.end_end, run.di,
+                         rest, k);
+            pass->first(a[SX], a[SY], a[SZ], a[SN], s->x, s->y, s->z, s->inv_mass, run.start_begin, run.start_end,
+                        run.di, rest, k);
         }
     }
 }

@@ -24,6 +24,8 @@
 #if (defined(__x86_64__) || defined(__i386__)) && (defined(__GNUC__) || defined(__clang__))
 #define XPBD_X86 1
 #include <immintrin.h>
+
+#include "platform/vec3.h"
 #else
 #define XPBD_X86 0
 #endif
@@ -113,12 +115,12 @@ __attribute__((target("avx2"), always_inline)) static inline __m256 spring256(co
     const __m256 ex = _mm256_add_ps(_mm256_sub_ps(a->x, b->x), mx);
     const __m256 ey = _mm256_add_ps(_mm256_sub_ps(a->y, b->y), my);
     const __m256 ez = _mm256_add_ps(_mm256_sub_ps(a->z, b->z), mz);
-    const __m256 len2 = _mm256_add_ps(_mm256_add_ps(_mm256_mul_ps(ex, ex), _mm256_mul_ps(ey, ey)), _mm256_mul_ps(ez, ez));
+    const __m256 len2 = cloth_dot3_256(ex, ey, ez, ex, ey, ez);
     const __m256 wsum = _mm256_add_ps(a->w, b->w);
     const __m256 on = _mm256_and_ps(
         live, _mm256_and_ps(_mm256_cmp_ps(wsum, k->zero, _CMP_GT_OQ), _mm256_cmp_ps(len2, k->zero, _CMP_GT_OQ)));
     const __m256 l = _mm256_sqrt_ps(len2);
-    const __m256 dot = _mm256_add_ps(_mm256_add_ps(_mm256_mul_ps(ex, mx), _mm256_mul_ps(ey, my)), _mm256_mul_ps(ez, mz));
+    const __m256 dot = cloth_dot3_256(ex, ey, ez, mx, my, mz);
     const __m256 num = _mm256_sub_ps(
         _mm256_sub_ps(_mm256_mul_ps(_mm256_sub_ps(k->rest, l), l), _mm256_mul_ps(_mm256_mul_ps(k->at, *lam), l)),
         _mm256_mul_ps(k->gamma, dot));
@@ -229,7 +231,8 @@ __attribute__((target("avx2"))) static void row_avx2(const xpbd_span *s)
 {
     const bool pairs = s->mask_shift == 1u;
     /* first end of each lane's spring, from the start of the 16 floats */
-    const __m256i first = pairs ? _mm256_setr_epi32(0, 1, 8, 9, 4, 5, 12, 13) : _mm256_setr_epi32(0, 2, 8, 10, 4, 6, 12, 14);
+    const __m256i first = pairs ? _mm256_setr_epi32(0, 1, 8, 9, 4, 5, 12, 13)
+                                : _mm256_setr_epi32(0, 2, 8, 10, 4, 6, 12, 14);
     const __m256i lane = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
     const __m256i eight = _mm256_set1_epi32(8);
     consts256 k;
@@ -301,12 +304,12 @@ __attribute__((target("avx512f"), always_inline)) static inline __mmask16 spring
     const __m512 ex = _mm512_add_ps(_mm512_sub_ps(a->x, b->x), mx);
     const __m512 ey = _mm512_add_ps(_mm512_sub_ps(a->y, b->y), my);
     const __m512 ez = _mm512_add_ps(_mm512_sub_ps(a->z, b->z), mz);
-    const __m512 len2 = _mm512_add_ps(_mm512_add_ps(_mm512_mul_ps(ex, ex), _mm512_mul_ps(ey, ey)), _mm512_mul_ps(ez, ez));
+    const __m512 len2 = cloth_dot3_512(ex, ey, ez, ex, ey, ez);
     const __m512 wsum = _mm512_add_ps(a->w, b->w);
     __mmask16 on = _mm512_mask_cmp_ps_mask(live, wsum, k->zero, _CMP_GT_OQ);
     on = _mm512_mask_cmp_ps_mask(on, len2, k->zero, _CMP_GT_OQ);
     const __m512 l = _mm512_sqrt_ps(len2);
-    const __m512 dot = _mm512_add_ps(_mm512_add_ps(_mm512_mul_ps(ex, mx), _mm512_mul_ps(ey, my)), _mm512_mul_ps(ez, mz));
+    const __m512 dot = cloth_dot3_512(ex, ey, ez, mx, my, mz);
     const __m512 num = _mm512_sub_ps(
         _mm512_sub_ps(_mm512_mul_ps(_mm512_sub_ps(k->rest, l), l), _mm512_mul_ps(_mm512_mul_ps(k->at, *lam), l)),
         _mm512_mul_ps(k->gamma, dot));
@@ -411,8 +414,8 @@ __attribute__((target("avx512f"))) static void row_avx512(const xpbd_span *s)
         const uint32_t room = stop - p;
         const __mmask16 mlo = (__mmask16)(room >= 16u ? 0xffffu : (1u << room) - 1u);
         const __mmask16 mhi = (__mmask16)(room >= 32u ? 0xffffu : room <= 16u ? 0u : (1u << (room - 16u)) - 1u);
-        const __mmask16 live = _mm512_cmplt_epi32_mask(_mm512_add_epi32(_mm512_set1_epi32((int)(p - s->row_start)), first),
-                                                       _mm512_set1_epi32((int)(s->end - s->row_start)));
+        const __m512i at = _mm512_add_epi32(_mm512_set1_epi32((int)(p - s->row_start)), first);
+        const __mmask16 live = _mm512_cmplt_epi32_mask(at, _mm512_set1_epi32((int)(s->end - s->row_start)));
         ends512 a, b;
         split_load512(&sp, s->x + p, mlo, mhi, &a.x, &b.x);
         split_load512(&sp, s->y + p, mlo, mhi, &a.y, &b.y);
