@@ -215,8 +215,6 @@ static void force_rows(uint32_t begin, uint32_t end, uint32_t worker, void *ctx)
     }
 }
 
-/* Fewest particles in a range of rows handed to another thread (as XPBD's). */
-#define PARTICLES_PER_RANGE 2048u
 
 static void accumulate_grid(cloth_t *cloth)
 {
@@ -227,7 +225,7 @@ static void accumulate_grid(cloth_t *cloth)
         pass.second = force_second_avx2;
     }
 #endif
-    const uint32_t min_rows = (PARTICLES_PER_RANGE + cloth->cols - 1u) / cloth->cols;
+    const uint32_t min_rows = (CLOTH_PARTICLES_PER_RANGE + cloth->cols - 1u) / cloth->cols;
     cloth_parallel_for(cloth, force_rows, cloth->rows, min_rows, &pass);
 }
 

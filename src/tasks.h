@@ -19,6 +19,22 @@ struct cloth_pool;
  * below two items a pass stays on the calling thread. */
 #define CLOTH_PARTICLES_PER_ITEM 4096u
 
+/* Fewest particles in a range of rows or of blocks of rows handed to another
+ * thread: handing over costs microseconds, a pass over 2048 particles some
+ * ten. */
+#define CLOTH_PARTICLES_PER_RANGE 2048u
+
+/* Rows per block for the passes that solve blocks of rows in two colours
+ * (a grid's springs reach at most 2 rows down, so blocks of at least 2 rows
+ * two apart share no particle): about 16 blocks, at least 4 rows each. A
+ * function of the grid only, so that the order of the work, and with it the
+ * bits, does not depend on the thread count. */
+static inline uint32_t cloth_grid_block_rows(uint32_t rows)
+{
+    const uint32_t b = (rows + 15u) / 16u;
+    return b < 4u ? 4u : b;
+}
+
 /* The particles [*first, *last) of items [begin, end) of a `count`-particle pass. */
 static inline void cloth_item_particles(uint32_t begin, uint32_t end, uint32_t count, uint32_t *first,
                                         uint32_t *last)

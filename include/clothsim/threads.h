@@ -17,9 +17,9 @@ extern "C" {
  *
  * cloth_step() hands out its data-parallel passes (the XPBD grid solver's
  * Gauss-Seidel sweeps over blocks of rows with its prediction and velocity
- * update, the PBD grid solver's Jacobi passes, a grid's spring forces, and
- * for every integrator the tether and collider pass) as tasks over
- * independent items. Each item's
+ * update, the PBD grid solver's Jacobi passes, a grid's spring forces, the
+ * implicit solver's matrix products on a grid, and for every integrator the
+ * tether and collider pass) as tasks over independent items. Each item's
  * result depends only on the items run before the task began, never on
  * which thread runs it or how the items are grouped into ranges, so a cloth
  * gives **bitwise identical** results on 1, 2 or any number of threads, on

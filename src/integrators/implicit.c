@@ -60,7 +60,6 @@ enum {
     QX, QY, QZ,      /* A p, then the preconditioned residual */
     PXX, PXY, PXZ, PYY, PYZ, PZZ, /* inverse of the diagonal block */
     MASS,            /* kg; 0 where filtered */
-    GX, GY, GZ,      /* one grid row's spring terms */
     PARTICLE_ARRAYS
 };
 enum { UX, UY, UZ, ALONG, ACROSS, LINK_ARRAYS };
@@ -235,32 +234,72 @@ static void row_sub(uint32_t n, float *restrict out, const float *restrict g)
     }
 }
 
-/* out += sum over springs of scale[type] K_s (in_i - in_j) at i, minus at j:
- * the springs' part of A (scale h^2 + h beta) or of -h^2 K (scale h^2). */
-static void springs_apply(const implicit_state *st, const cloth_t *cloth, const float scale[CLOTH_SPRING_TYPES],
-                          const vec3s *in, const vec3s *out)
+/* Springs per piece of a row in scatter_blocks(): 3 KiB of terms. */
+#define ROW_PIECE 256u
+
+typedef struct scatter_pass {
+    const implicit_state *st;
+    const cloth_t *cloth;
+    const float *scale; /* per spring type */
+    const vec3s *in, *out;
+    uint32_t block_rows, parity;
+} scatter_pass;
+
+/* Items are the blocks of rows of one colour: item k is block 2 k + parity,
+ * whose springs (those starting in its rows) reach at most 2 rows into the
+ * next block, so blocks of one colour share no particle (see
+ * cloth_grid_block_rows()). */
+static void scatter_blocks(uint32_t begin, uint32_t end, uint32_t worker, void *ctx)
 {
-    if (cloth->tris == NULL) {
-        float *gx = st->a[GX], *gy = st->a[GY], *gz = st->a[GZ];
+    (void)worker;
+    const scatter_pass *sp = ctx;
+    const implicit_state *st = sp->st;
+    const cloth_t *cloth = sp->cloth;
+    const vec3s *in = sp->in, *out = sp->out;
+    for (uint32_t k = begin; k < end; ++k) {
+        const uint32_t first = (2u * k + sp->parity) * sp->block_rows;
+        const uint32_t last = first + sp->block_rows < cloth->rows ? first + sp->block_rows : cloth->rows;
         for (uint32_t f = 0; f < CLOTH_GRID_FAMILIES; ++f) {
             const cloth_spring_type type = cloth_grid_families[f].type;
             if (cloth->stiffness[type] == 0.0f || !cloth_family_active(cloth, f)) {
                 continue;
             }
-            const float c = scale[type];
-            uint32_t begin, end, di;
-            for (uint32_t r = 0; cloth_family_row(cloth, f, r, &begin, &end, &di); ++r) {
-                const uint32_t n = end - begin, s = st->slot[f] + begin, j = begin + di;
-                row_kernel(n, c, st->l[UX] + s, st->l[UY] + s, st->l[UZ] + s, st->l[ALONG] + s,
-                           st->l[ACROSS] + s, in->x + begin, in->y + begin, in->z + begin, in->x + j,
-                           in->y + j, in->z + j, gx, gy, gz);
-                row_add(n, out->x + begin, gx);
-                row_add(n, out->y + begin, gy);
-                row_add(n, out->z + begin, gz);
-                row_sub(n, out->x + j, gx);
-                row_sub(n, out->y + j, gy);
-                row_sub(n, out->z + j, gz);
+            const float c = sp->scale[type];
+            uint32_t b, e, di;
+            for (uint32_t r = first; r < last && cloth_family_row(cloth, f, r, &b, &e, &di); ++r) {
+                /* the row's terms in pieces that stay in L1, on this thread's stack */
+                for (uint32_t i = b; i < e; i += ROW_PIECE) {
+                    const uint32_t n = e - i < ROW_PIECE ? e - i : ROW_PIECE, s = st->slot[f] + i, j = i + di;
+                    float gx[ROW_PIECE], gy[ROW_PIECE], gz[ROW_PIECE];
+                    row_kernel(n, c, st->l[UX] + s, st->l[UY] + s, st->l[UZ] + s, st->l[ALONG] + s,
+                               st->l[ACROSS] + s, in->x + i, in->y + i, in->z + i, in->x + j, in->y + j, in->z + j,
+                               gx, gy, gz);
+                    row_add(n, out->x + i, gx);
+                    row_add(n, out->y + i, gy);
+                    row_add(n, out->z + i, gz);
+                    row_sub(n, out->x + j, gx);
+                    row_sub(n, out->y + j, gy);
+                    row_sub(n, out->z + j, gz);
+                }
             }
+        }
+    }
+}
+
+/* out += sum over springs of scale[type] K_s (in_i - in_j) at i, minus at j:
+ * the springs' part of A (scale h^2 + h beta) or of -h^2 K (scale h^2). A
+ * grid's rows go in blocks of two colours, split between threads. */
+static void springs_apply(const implicit_state *st, const cloth_t *cloth, const float scale[CLOTH_SPRING_TYPES],
+                          const vec3s *in, const vec3s *out)
+{
+    if (cloth->tris == NULL) {
+        scatter_pass sp = {st, cloth, scale, in, out, cloth_grid_block_rows(cloth->rows), 0u};
+        const uint32_t blocks = (cloth->rows + sp.block_rows - 1u) / sp.block_rows;
+        const uint32_t per_block = sp.block_rows * cloth->cols;
+        const uint32_t min_blocks =
+            per_block >= CLOTH_PARTICLES_PER_RANGE ? 1u : CLOTH_PARTICLES_PER_RANGE / per_block;
+        for (sp.parity = 0u; sp.parity < 2u; ++sp.parity) {
+            cloth_parallel_for(cloth, scatter_blocks, (blocks + 1u - sp.parity) / 2u, min_blocks, &sp);
         }
         return;
     }

@@ -17,8 +17,6 @@
 
 #include <string.h>
 
-/* Fewest particles in a range of rows handed to another thread (as XPBD's). */
-#define PARTICLES_PER_RANGE 2048u
 
 /* DX..DZ: each particle's displacement over the substep, kept apart from the
  * position so that the velocity d / h does not lose digits to the position's
@@ -243,8 +241,8 @@ static cloth_status pbd_step(void *user, void *state, const cloth_step_view *s)
         pass.second = gather_second_avx2;
     }
 #endif
-    /* rows per range: at least PARTICLES_PER_RANGE particles each */
-    const uint32_t min_rows = cloth->tris == NULL ? (PARTICLES_PER_RANGE + cloth->cols - 1u) / cloth->cols : 1u;
+    /* rows per range: at least CLOTH_PARTICLES_PER_RANGE particles each */
+    const uint32_t min_rows = cloth->tris == NULL ? (CLOTH_PARTICLES_PER_RANGE + cloth->cols - 1u) / cloth->cols : 1u;
     for (uint32_t it = 0; it < s->iterations; ++it) {
         if (cloth->tris == NULL) {
             cloth_parallel_for(cloth, gather_rows, cloth->rows, min_rows, &pass);

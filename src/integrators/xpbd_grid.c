@@ -28,16 +28,6 @@
 
 #include <string.h>
 
-/* Fewest particles in a range of blocks handed to another thread: handing
- * over costs microseconds, a sweep over 2048 particles some ten. */
-#define PARTICLES_PER_RANGE 2048u
-
-uint32_t cloth_xpbd_block_rows(uint32_t rows)
-{
-    const uint32_t b = (rows + 15u) / 16u; /* about 16 blocks, 8 per colour */
-    return b < 4u ? 4u : b;
-}
-
 typedef struct grid_pass {
     const cloth_t *cloth;
     const cloth_step_view *view;
@@ -262,7 +252,7 @@ cloth_status cloth_xpbd_grid_step(const xpbd_grid_solver *solver, const cloth_st
     p.h = h;
     p.decay = s->velocity_decay;
     p.inv_h = 1.0f / h;
-    p.block_rows = cloth_xpbd_block_rows(cloth->rows);
+    p.block_rows = cloth_grid_block_rows(cloth->rows);
     for (uint32_t f = 0; f < CLOTH_GRID_FAMILIES; ++f) {
         const cloth_spring_type t = cloth_grid_families[f].type;
         const float kh2 = cloth->stiffness[t] * h * h;
@@ -277,7 +267,7 @@ cloth_status cloth_xpbd_grid_step(const xpbd_grid_solver *solver, const cloth_st
 
     p.blocks = (cloth->rows + p.block_rows - 1u) / p.block_rows;
     const uint32_t per_block = p.block_rows * cloth->cols;
-    const uint32_t min_blocks = per_block >= PARTICLES_PER_RANGE ? 1u : PARTICLES_PER_RANGE / per_block;
+    const uint32_t min_blocks = per_block >= CLOTH_PARTICLES_PER_RANGE ? 1u : CLOTH_PARTICLES_PER_RANGE / per_block;
     for (uint32_t it = 0; it < s->iterations; ++it) {
         for (p.parity = 0u; p.parity < 2u; ++p.parity) {
             const uint32_t items = (p.blocks + 1u - p.parity) / 2u;

@@ -14,9 +14,6 @@ typedef struct xpbd_grid_solver {
     size_t lambda_count;
 } xpbd_grid_solver;
 
-/* Rows per block of the sweep: a function of the grid only. */
-uint32_t cloth_xpbd_block_rows(uint32_t rows);
-
 cloth_status cloth_xpbd_grid_step(const xpbd_grid_solver *solver, const cloth_step_view *view);
 
 #endif /* CLOTHSIM_XPBD_GRID_H */
