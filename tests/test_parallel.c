@@ -356,9 +356,9 @@ static void test_other_integrators(void)
         free_run(&a);
         free_run(&b);
     }
-    /* PBD's grid proposals and the spring forces of the force-based
-     * integrators are gathered by rows, split when a range holds 2048
-     * particles: 120 x 60 gives three ranges */
+    /* PBD's grid proposals and the spring forces are gathered by rows, split
+     * when a range holds 2048 particles (120 x 60 gives three ranges), and
+     * implicit Euler's matrix products go by blocks of rows (two ranges) */
     static const cloth_integrator gathered[] = {CLOTH_INTEGRATOR_PBD, CLOTH_INTEGRATOR_IMPLICIT_EULER};
     for (size_t k = 0; k < sizeof gathered / sizeof gathered[0]; ++k) {
         const shape big = {120, 60, 12u, 3u};
