@@ -8,10 +8,11 @@
  *
  * which is dl = (-C - alpha~ lambda - gamma n.m) / ((1 + gamma) w + alpha~)
  * along n = e / l with one division for all of it. A spring with both ends
- * held or coincident ends is left alone. The vector paths load a block of
- * springs, compute every lane and store only the lanes in play (masked
- * stores), so a lane left out writes nothing, as in the plain loop; that and
- * the same operation order per lane give the same bits on every path.
+ * held or coincident ends is left alone. The vector paths compute every
+ * lane and keep the result only in the lanes in play, so a spring left out
+ * changes nothing, as in the plain loop; that and the same operation order
+ * per lane give the same bits on every path. How the lanes are filled (runs
+ * between rows, one colour of a row's own springs) is described below.
  */
 #include "xpbd_span.h"
 
