@@ -51,6 +51,7 @@ static void set_default_params(cloth_t *cloth)
     cloth->iterations = default_iterations;
     cloth->next_collider_id = 1u;
     cloth->tasks.threads = 1u;
+    cloth->simd = cloth_simd_level();
     cloth->forces_dirty = true;
     cloth_forces_defaults(cloth);
 }

@@ -23,6 +23,12 @@
 /* seed 000's 6 families, then seed 002's 6 wider ones */
 #define CLOTH_GRID_FAMILIES 12
 
+/* platform/simd.c: the vector level of the SIMD paths: the best the CPU
+ * has, lowered by CLOTHSIM_SIMD. Read once, when a cloth is created
+ * (cloth_t::simd), so a step never reads the environment. */
+typedef enum cloth_simd { CLOTH_SIMD_SCALAR, CLOTH_SIMD_AVX2, CLOTH_SIMD_AVX512 } cloth_simd;
+cloth_simd cloth_simd_level(void);
+
 /* Per-particle state as structure of arrays, each array CLOTH_ALIGN-aligned.
  * Velocity is the canonical second state variable for every integrator, so
  * switching integrators or changing dt between steps needs no conversion. */
@@ -153,6 +159,7 @@ struct cloth {
 
     cloth_monitor monitor; /* statistics and watchdog (monitor.h) */
     cloth_tasks tasks;     /* where the parallel passes run (tasks.h) */
+    cloth_simd simd;       /* the vector level every SIMD path of this cloth uses */
 
     struct cloth_bending *bending; /* bending.c: dihedral hinges, NULL until first switched on */
 
@@ -162,10 +169,6 @@ struct cloth {
     bool tethers_dirty;
     float *rest_shape;
 };
-
-/* platform/simd.c: the vector level for the SIMD paths (CLOTHSIM_SIMD lowers it). */
-typedef enum cloth_simd { CLOTH_SIMD_SCALAR, CLOTH_SIMD_AVX2, CLOTH_SIMD_AVX512 } cloth_simd;
-cloth_simd cloth_simd_level(void);
 
 /* platform/alloc.c */
 void *cloth_mem_alloc(const cloth_allocator *a, size_t size);

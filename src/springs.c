@@ -220,7 +220,7 @@ static void accumulate_grid(cloth_t *cloth)
 {
     force_pass pass = {cloth, force_first_plain, force_second_plain};
 #if SPRINGS_X86
-    if (cloth_simd_level() >= CLOTH_SIMD_AVX2) {
+    if (cloth->simd >= CLOTH_SIMD_AVX2) {
         pass.first = force_first_avx2;
         pass.second = force_second_avx2;
     }

@@ -236,10 +236,10 @@ __attribute__((target("avx512f"))) static uint32_t sphere_avx512(const sphere_ar
 #endif /* SPHERE_X86 */
 
 /* The path for this CPU (platform/simd.c). */
-static sphere_fn *sphere_path(void)
+static sphere_fn *sphere_path(cloth_simd level)
 {
 #if SPHERE_X86
-    switch (cloth_simd_level()) {
+    switch (level) {
     case CLOTH_SIMD_AVX512:
         return sphere_avx512;
     case CLOTH_SIMD_AVX2:
@@ -247,6 +247,8 @@ static sphere_fn *sphere_path(void)
     case CLOTH_SIMD_SCALAR:
         break;
     }
+#else
+    (void)level;
 #endif
     return sphere_scalar;
 }
@@ -272,7 +274,7 @@ uint32_t cloth_sphere_apply_range(cloth_t *cloth, const cloth_collider *c, uint3
         a.v[k] = c->v[k];
         a.spin[k] = c->w[k];
     }
-    sphere_fn *fn = sphere_path();
+    sphere_fn *fn = sphere_path(cloth->simd);
     uint32_t hits = 0u;
     for (uint32_t i0 = begin; i0 < end; i0 += SPHERE_CHUNK) {
         const uint32_t i1 = end - i0 < SPHERE_CHUNK ? end : i0 + SPHERE_CHUNK;

@@ -125,16 +125,6 @@ void cloth_tethers_free(cloth_t *cloth)
     cloth->rest_shape = NULL;
 }
 
-/* The AVX2 batches from that level up (platform/simd.c). */
-static bool use_avx2(void)
-{
-#if TETHERS_X86
-    return cloth_simd_level() >= CLOTH_SIMD_AVX2;
-#else
-    return false;
-#endif
-}
-
 cloth_status cloth_set_tethers(cloth_t *cloth, float scale)
 {
     if (cloth == NULL || !(scale == 0.0f || (scale >= 1.0f && scale <= 10.0f))) {
@@ -152,7 +142,7 @@ cloth_status cloth_set_tethers(cloth_t *cloth, float scale)
             return CLOTH_ERR_OUT_OF_MEMORY;
         }
         memset(t, 0, sizeof *t);
-        t->avx2 = use_avx2();
+        t->avx2 = TETHERS_X86 && cloth->simd >= CLOTH_SIMD_AVX2; /* the AVX2 batches */
     }
     /* A table needed now is allocated now, so that running out of memory is
      * reported here rather than absorbed by a slower step. */

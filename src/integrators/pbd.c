@@ -236,7 +236,7 @@ static cloth_status pbd_step(void *user, void *state, const cloth_step_view *s)
     }
     pbd_pass pass = {cloth, s, a, weight, gather_first_plain, gather_second_plain};
 #if PBD_X86
-    if (cloth->tris == NULL && cloth_simd_level() >= CLOTH_SIMD_AVX2) {
+    if (cloth->tris == NULL && cloth->simd >= CLOTH_SIMD_AVX2) {
         pass.first = gather_first_avx2;
         pass.second = gather_second_avx2;
     }

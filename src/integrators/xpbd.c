@@ -247,7 +247,7 @@ static cloth_status xpbd_create(void *user, const cloth_t *cloth, void **out)
             memset(st, 0, sizeof *st);
             st->alloc = cloth->alloc;
             st->bytes = sizeof *st;
-            st->grid.kernel = cloth_xpbd_span_kernel(NULL);
+            st->grid.kernel = cloth_xpbd_span_kernel(cloth->simd);
             s = grid_lambdas(cloth, st);
             if (s != CLOTH_OK) {
                 cloth_mem_free(&cloth->alloc, st, sizeof *st);

@@ -450,26 +450,19 @@ __attribute__((target("avx512f"))) static void span_avx512(const xpbd_span *s)
 
 #endif /* XPBD_X86 */
 
-xpbd_span_fn *cloth_xpbd_span_kernel(const char **name)
+xpbd_span_fn *cloth_xpbd_span_kernel(cloth_simd level)
 {
-    const char *level = "scalar";
-    xpbd_span_fn *fn = span_scalar;
 #if XPBD_X86
-    switch (cloth_simd_level()) {
+    switch (level) {
     case CLOTH_SIMD_AVX512:
-        level = "avx512";
-        fn = span_avx512;
-        break;
+        return span_avx512;
     case CLOTH_SIMD_AVX2:
-        level = "avx2";
-        fn = span_avx2;
-        break;
+        return span_avx2;
     case CLOTH_SIMD_SCALAR:
         break;
     }
+#else
+    (void)level;
 #endif
-    if (name != NULL) {
-        *name = level;
-    }
-    return fn;
+    return span_scalar;
 }

@@ -1,9 +1,8 @@
 /*
  * The inner loop of XPBD on a grid: one run of springs (i, i + di) of one
  * stencil family, solved in place. Built three times, for AVX-512, AVX2 and
- * plain C, and chosen once per cloth by what the CPU has (or by the
- * environment variable CLOTHSIM_SIMD, for tests and comparisons: "scalar",
- * "avx2" or "avx512"; a level the CPU lacks falls back to the best it has).
+ * plain C, and chosen by the cloth's vector level (platform/simd.c: what
+ * the CPU has, or lower by CLOTHSIM_SIMD for tests and comparisons).
  *
  * Every path does the same IEEE operations in the same order on each spring
  * (no FMA: the library is built with -ffp-contract=off; sqrt and division
@@ -12,6 +11,8 @@
  */
 #ifndef CLOTHSIM_XPBD_SPAN_H
 #define CLOTHSIM_XPBD_SPAN_H
+
+#include "cloth_internal.h"
 
 #include <stdint.h>
 
@@ -38,7 +39,7 @@ typedef struct xpbd_span {
 
 typedef void xpbd_span_fn(const xpbd_span *span);
 
-/* The best kernel for this CPU and its name ("avx512", "avx2", "scalar"). */
-xpbd_span_fn *cloth_xpbd_span_kernel(const char **name);
+/* The kernel of a vector level (platform/simd.c). */
+xpbd_span_fn *cloth_xpbd_span_kernel(cloth_simd level);
 
 #endif /* CLOTHSIM_XPBD_SPAN_H */
