@@ -168,6 +168,10 @@ struct cloth {
     struct cloth_tethers *tethers;
     bool tethers_dirty;
     float *rest_shape;
+
+    /* constraints/strain_limit.c: cloth_set_strain_limit(); off while 0 passes */
+    float max_strain;
+    uint32_t strain_passes;
 };
 
 /* platform/alloc.c */
@@ -252,6 +256,10 @@ cloth_status cloth_tethers_capture_rest(cloth_t *cloth);
 bool cloth_tethers_prepare(cloth_t *cloth);
 void cloth_tethers_apply_range(cloth_t *cloth, uint32_t begin, uint32_t end);
 void cloth_tethers_free(cloth_t *cloth);
+
+/* constraints/strain_limit.c: the step's limiting passes, after its last
+ * substep (a no-op while off); dt is the step's. */
+void cloth_strain_limit_apply(cloth_t *cloth, float dt);
 
 /* integrators/xpbd.c: make or free the grid solver's lambdas after
  * cloth_set_iterations() (they exist only with more than one iteration). */

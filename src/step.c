@@ -5,6 +5,7 @@
  *   per substep: pins and colliders placed -> forces -> integrator -> pins
  *                -> tethers and collisions (in parallel over particle
  *                ranges) -> finish
+ *   strain limit (if on), then the collisions once more
  *   finite check: restore the kept state on NaN/Inf
  *
  * Pins are placed before the integrator so that position-based integrators
@@ -70,16 +71,16 @@ static void constrain_range(uint32_t begin, uint32_t end, uint32_t worker, void 
     pass->contacts[worker % CLOTH_MAX_THREADS] += cloth_colliders_apply_range(pass->cloth, first, last);
 }
 
-/* Tethers, then colliders, on every free particle. A particle reads only
- * itself, the pins and the colliders here, so ranges run in parallel and
- * doing both stages per range is the same as doing them one after the
- * other over all particles. */
-static void constrain(cloth_t *cloth)
+/* Tethers (unless `collide_only`), then colliders, on every free particle.
+ * A particle reads only itself, the pins and the colliders here, so ranges
+ * run in parallel and doing both stages per range is the same as doing them
+ * one after the other over all particles. Returns the contacts. */
+static uint32_t constrain(cloth_t *cloth, bool collide_only)
 {
     constrain_pass pass;
     memset(&pass, 0, sizeof pass);
     pass.cloth = cloth;
-    pass.tethers = cloth_tethers_prepare(cloth);
+    pass.tethers = !collide_only && cloth_tethers_prepare(cloth);
     if (pass.tethers || cloth->collider_count > 0u) {
         const uint32_t items = (cloth->count + CLOTH_PARTICLES_PER_ITEM - 1u) / CLOTH_PARTICLES_PER_ITEM;
         cloth_parallel_for(cloth, constrain_range, items, 1u, &pass);
@@ -88,7 +89,7 @@ static void constrain(cloth_t *cloth)
     for (uint32_t k = 0; k < CLOTH_MAX_THREADS; ++k) {
         contacts += pass.contacts[k];
     }
-    cloth->monitor.contacts = contacts; /* cloth_get_stats() reports the last substep's */
+    return contacts;
 }
 
 static cloth_step_view make_view(cloth_t *cloth, float h, uint32_t substeps)
@@ -137,7 +138,7 @@ static cloth_status substep(cloth_t *cloth, cloth_step_view *view, uint32_t s, f
         return st;
     }
     cloth_pins_apply(cloth, s + 1u, view->substeps, dt);
-    constrain(cloth);
+    cloth->monitor.contacts = constrain(cloth, false); /* cloth_get_stats() reports the last substep's */
     if (vt->finish != NULL) {
         st = vt->finish(cloth->integ_user, cloth->integ_state, view);
     }
@@ -169,6 +170,10 @@ cloth_status cloth_step(cloth_t *cloth, float dt)
     for (uint32_t s = 0; s < n && st == CLOTH_OK; ++s) {
         st = substep(cloth, &view, s, dt);
         cloth->time = time_before + (double)dt * (double)(s + 1u) / (double)n;
+    }
+    if (st == CLOTH_OK && cloth->strain_passes > 0u) {
+        cloth_strain_limit_apply(cloth, dt);
+        (void)constrain(cloth, true); /* contact wins over the limit */
     }
     if (st == CLOTH_OK && !state_finite(cloth)) {
         st = CLOTH_ERR_UNSTABLE;

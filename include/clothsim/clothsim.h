@@ -250,7 +250,8 @@ CLOTH_API cloth_status cloth_set_integrator(cloth_t *cloth, cloth_integrator kin
  * substep: pinned particles placed along their paths; wind, hooks and (for the
  * force-based integrators) springs; the integrator; pins again; tethers
  * (constraints.h); colliders; the integrator's finishing pass (see
- * integrators.h).
+ * integrators.h). After the last substep, the strain limit if it is on
+ * (cloth_set_strain_limit()) and the colliders once more.
  *
  * If any position or velocity becomes NaN or infinite, the state from before
  * the call is restored (time included) and ::CLOTH_ERR_UNSTABLE is returned:

@@ -196,6 +196,11 @@ SIGNATURES = {
     "cloth_get_integrator": (c_status, [c_cloth_p, ctypes.POINTER(c_enum)]),
     "cloth_set_constraint_stiffness": (c_status, [c_cloth_p, c_enum, _F]),
     "cloth_spring_count": (_U32, [c_cloth_p]),
+    # constraints.h
+    "cloth_set_tethers": (c_status, [c_cloth_p, _F]),
+    "cloth_get_tethers": (c_status, [c_cloth_p, c_float_p]),
+    "cloth_set_strain_limit": (c_status, [c_cloth_p, _F, _U32]),
+    "cloth_get_strain_limit": (c_status, [c_cloth_p, c_float_p, c_uint32_p]),
     # stepping and state
     "cloth_step": (c_status, [c_cloth_p, _F]),
     "cloth_particle_count": (_U32, [c_cloth_p]),

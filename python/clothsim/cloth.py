@@ -353,6 +353,36 @@ class Cloth:
         t = _enum_value(spring_type, _SPRING_NAMES, "spring type")
         check(lib().cloth_set_constraint_stiffness(self._live(), t, s), "cloth_set_constraint_stiffness")
 
+    # --- constraints (constraints.h) --------------------------------------------
+
+    def set_tethers(self, scale):
+        """Long-range tethers to the nearest pins: 0 off, else 1..10 (1.03 allows 3 %)."""
+        check(lib().cloth_set_tethers(self._live(), scale), "cloth_set_tethers")
+
+    @property
+    def tethers(self):
+        """The tether scale in use, 0.0 when off."""
+        scale = ctypes.c_float()
+        check(lib().cloth_get_tethers(self._live(), ctypes.byref(scale)), "cloth_get_tethers")
+        return scale.value
+
+    def set_strain_limit(self, max_strain, passes):
+        """After each step, no structural or shear spring longer than
+        (1 + max_strain) times its rest length, as far as ``passes``
+        Gauss-Seidel passes reach. max_strain in [0, 10]; passes 0 (off) to 1024."""
+        n = _u32(passes, "cloth_set_strain_limit")
+        check(lib().cloth_set_strain_limit(self._live(), max_strain, n), "cloth_set_strain_limit")
+
+    @property
+    def strain_limit(self):
+        """(max_strain, passes); passes is 0 while the limit is off."""
+        m, n = ctypes.c_float(), ctypes.c_uint32()
+        check(
+            lib().cloth_get_strain_limit(self._live(), ctypes.byref(m), ctypes.byref(n)),
+            "cloth_get_strain_limit",
+        )
+        return m.value, n.value
+
     # --- stepping ------------------------------------------------------------
 
     def step(self, dt):

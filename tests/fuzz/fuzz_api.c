@@ -671,7 +671,7 @@ static cloth_status setup_mesh(fz_world *w, fz *f)
     X(GET_TRANSFORM) X(REMOVE_COLLIDER) X(WIND) X(CONSTANT_WIND) X(AIR) X(FORCE_HOOK)              \
     X(READBACK) X(TRIANGLES) X(SET_POSITIONS) X(SET_VELOCITIES) X(SNAPSHOT_ROUNDTRIP)              \
     X(SNAPSHOT_CORRUPT) X(SNAPSHOT_FOREIGN) X(STATS) X(WATCHDOG) X(TETHERS) X(BENDING)             \
-    X(PBD_PARAMS) X(SPRINGS) X(NULLS)
+    X(PBD_PARAMS) X(SPRINGS) X(NULLS) X(STRAIN_LIMIT)
 #define FZ_OP_ENUM(name) OP_##name,
 #define FZ_OP_NAME(name) #name,
 enum op { FZ_OPS(FZ_OP_ENUM) OP_COUNT };
@@ -1054,6 +1054,16 @@ static void run_op(fz_world *w, fz *f, uint8_t op)
         FZ_CALL(w, cloth_set_tethers(c, fz_float(f)));
         float s = -1.0f;
         FZ_REQUIRE(cloth_get_tethers(c, &s) == CLOTH_OK && (s == 0.0f || (s >= 1.0f && s <= 10.0f)));
+        break;
+    }
+    case OP_STRAIN_LIMIT: {
+        /* passes kept small so that a step stays cheap; 1025 and up are refused */
+        const uint32_t pick = fz_u8(f);
+        const uint32_t passes = pick == 255u ? 1025u : pick % 8u;
+        FZ_CALL(w, cloth_set_strain_limit(c, fz_float(f), passes));
+        float m = -1.0f;
+        uint32_t p = 99999u;
+        FZ_REQUIRE(cloth_get_strain_limit(c, &m, &p) == CLOTH_OK && m >= 0.0f && m <= 10.0f && p <= 1024u);
         break;
     }
     case OP_BENDING: FZ_CALL(w, cloth_set_bending_stiffness(c, fz_float(f))); break;

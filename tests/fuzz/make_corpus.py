@@ -197,6 +197,12 @@ seed("pbd_params", grid(8, 8) + op("INTEGRATOR", u8(3)) + op("PBD_PARAMS", u8(1)
      op("PBD_PARAMS", u8(1), f("-1")) + op("PBD_PARAMS", u8(1), f(100)) + op("PBD_PARAMS", u8(0), f(0.5)) +
      op("PBD_PARAMS", u8(2), f(2)) + op("PBD_PARAMS", u8(6), f(0.5)) + op("PBD_PARAMS", u8(4), f("nan")) + FRAMES)
 seed("nulls", grid(3, 3) + op("NULLS"))
+seed("strain_limit", grid(10, 10) + op("PIN", idx(0), u8(1), vec(0, 0, 0)) + op("STRAIN_LIMIT", u8(2), f(0.05)) +
+     op("SPHERE", vec(0.2, -0.3, 0.2), f(0.2)) + FRAMES + op("STRAIN_LIMIT", u8(255), f(0.1)) +
+     op("STRAIN_LIMIT", u8(3), f("nan")) + op("STRAIN_LIMIT", u8(1), f(0)) + FRAMES +
+     op("STRAIN_LIMIT", u8(7), f(11)) + op("STRAIN_LIMIT", u8(0), f(0.1)) + FRAMES)
+seed("strain_limit_mesh", mesh(5, 5) + op("PIN", idx(0), u8(1), vec(0, 0, 0)) + op("STRAIN_LIMIT", u8(4), f(0.02)) +
+     FRAMES)
 # --- grid descs ---
 seed("grid_line", grid(1, 24) + FRAMES + op("TRIANGLES") + op("READBACK", stride(0)))
 seed("grid_column", grid(24, 1) + op("PIN", idx(0), u8(1), vec(0, 0, 0)) + FRAMES + op("INTEGRATOR", u8(4)) + FRAMES)

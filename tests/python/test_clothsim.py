@@ -319,6 +319,32 @@ class TestErrors(unittest.TestCase, StatusAssertions):
         c.set_constraint_stiffness("bend", 0.5)
         self.assertStatus(invalid, c.set_constraint_stiffness, "bend", 1.5)
 
+    def test_tethers_and_strain_limit(self):
+        invalid = Status.ERR_INVALID_ARGUMENT
+        with clothsim.Cloth.grid(1, 2, spacing=1.0) as c:
+            self.assertEqual(c.tethers, 0.0)
+            self.assertEqual(c.strain_limit, (0.0, 0))
+            self.assertStatus(invalid, c.set_tethers, 0.5)
+            self.assertStatus(invalid, c.set_strain_limit, -0.1, 1)
+            self.assertStatus(invalid, c.set_strain_limit, 0.1, 1025)
+            self.assertStatus(invalid, c.set_strain_limit, 0.1, 2**32 + 1)  # would wrap to 1 unchecked
+            c.set_tethers(1.25)
+            self.assertEqual(c.tethers, 1.25)
+            c.set_tethers(0)
+            # one spring of 1 m, pinned at one end, stretched to 1.5 m; nothing
+            # else moves the free end in one step, so the limit puts it at 1.1 m
+            c.set_gravity((0, 0, 0))
+            for kind in ("structural", "shear", "bend"):
+                c.set_stiffness(kind, 1e-9)
+            c.set_substeps(1)
+            c.set_positions([(0, 0, 0), (1.5, 0, 0)])
+            c.pin(0)
+            c.set_strain_limit(0.1, 1)
+            self.assertAlmostEqual(c.strain_limit[0], 0.1, places=6)
+            self.assertEqual(c.strain_limit[1], 1)
+            c.step(1 / 60)
+            self.assertAlmostEqual(rows_of(c.positions())[1][0], 1.1, places=5)
+
     def test_set_positions_is_validated(self):
         before = rows_of(self.cloth.positions())
         bad = [(0.0, 0.0, 0.0)] * self.n

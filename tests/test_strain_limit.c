@@ -1,0 +1,344 @@
+/*
+ * Strain limiting (cloth_set_strain_limit, constraints.h): after a step, no
+ * structural or shear spring is longer than (1 + max_strain) L0, as far as
+ * the passes reach; each move d adds d / dt to the velocity; pins stay; the
+ * colliders have the last word.
+ *
+ * The integrator is explicit Euler with springs of 1e-9 N and no gravity, so
+ * that one step of it moves nothing by more than about 1e-9 m: what moves is
+ * the limit's doing.
+ *
+ *  A. Closed form, one spring: a free particle 1.5 L0 from a pin ends at
+ *     1.1 L0 from it, on the same line, with velocity 0.4 L0 / dt toward the
+ *     pin. Between two free particles of masses 1 and 3 kg, the light one
+ *     moves three times as far; the momentum stays 0 and the centre of mass
+ *     where it was.
+ *  B. Convergence: springs are convex constraints (|x_i - x_j| <= Lmax is a
+ *     convex set), so the passes project onto an intersection of convex sets
+ *     and reach it. A grid and a mesh, shaken at random to strains of up to
+ *     +60 %, end with every structural and shear spring within the limit
+ *     after 400 passes (no pin, so the rest shape is in the intersection).
+ *     Bend springs are not limited: on the mesh, some stay past the limit.
+ *  C. Contact wins: a spring whose shortening pulls a particle into a floor
+ *     ends with the particle on the floor.
+ *  D. A max_strain so large that nothing is past it leaves every bit as
+ *     with the limit off; so does 0 passes.
+ *  E. API: defaults, refusals (which change nothing), round trip.
+ */
+#include <clothsim/clothsim.h>
+
+#include "test_util.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define DT (1.0f / 60.0f)
+
+/* A quiet integrator: explicit Euler, no gravity, springs of 1e-9 N, one
+ * substep, no damping. */
+static void quiet(cloth_t *cloth)
+{
+    const float zero[3] = {0.0f, 0.0f, 0.0f};
+    CHECK_OK(cloth_set_gravity(cloth, zero));
+    CHECK_OK(cloth_set_damping(cloth, 0.0f));
+    CHECK_OK(cloth_set_substeps(cloth, 1u));
+    for (int t = 0; t < 3; ++t) {
+        CHECK_OK(cloth_set_stiffness(cloth, (cloth_spring_type)t, 1e-9f));
+    }
+}
+
+static cloth_t *make_grid(uint32_t rows, uint32_t cols, float spacing)
+{
+    cloth_grid_desc desc;
+    cloth_t *cloth = NULL;
+    cloth_grid_desc_init(&desc);
+    desc.rows = rows;
+    desc.cols = cols;
+    desc.spacing = spacing;
+    CHECK_OK(cloth_create_grid(&desc, &cloth));
+    if (cloth != NULL) {
+        quiet(cloth);
+    }
+    return cloth;
+}
+
+static double dist(const float *p, uint32_t i, uint32_t j)
+{
+    const double dx = (double)p[3 * j] - (double)p[3 * i], dy = (double)p[3 * j + 1] - (double)p[3 * i + 1],
+                 dz = (double)p[3 * j + 2] - (double)p[3 * i + 2];
+    return sqrt(dx * dx + dy * dy + dz * dz);
+}
+
+/* A: a 1 x 2 grid (one spring), then a one-triangle mesh whose third vertex
+ * sits where its two springs are slack. */
+static void test_one_spring(void)
+{
+    /* 1 x 2 grid: one structural spring of L0 = 1 m. */
+    cloth_t *cloth = make_grid(1u, 2u, 1.0f);
+    if (cloth == NULL) {
+        return;
+    }
+    CHECK_OK(cloth_pin(cloth, 0u, NULL));
+    float p[6], v[6];
+    CHECK_OK(cloth_get_positions(cloth, p, 0));
+    /* free particle 1.5 m from the pin, along a slanted line */
+    const float dir[3] = {0.6f, 0.0f, 0.8f};
+    for (int k = 0; k < 3; ++k) {
+        p[3 + k] = p[k] + 1.5f * dir[k];
+    }
+    CHECK_OK(cloth_set_positions(cloth, p, 0));
+    CHECK_OK(cloth_set_strain_limit(cloth, 0.1f, 1u));
+    CHECK_OK(cloth_step(cloth, DT));
+    CHECK_OK(cloth_get_positions(cloth, p, 0));
+    CHECK_OK(cloth_get_velocities(cloth, v, 0));
+    /* float positions near 1 m: a few ulps (1e-7 m) plus the springs' 1e-9 N */
+    CHECK_NEAR(dist(p, 0u, 1u), 1.1, 1e-6);
+    for (int k = 0; k < 3; ++k) {
+        CHECK_NEAR((double)(p[3 + k] - p[k]), 1.1 * (double)dir[k], 1e-6);
+        /* moved 0.4 m toward the pin during the step: v = -0.4 dir / dt */
+        CHECK_NEAR((double)v[3 + k], -0.4 * (double)dir[k] / (double)DT, 1e-4);
+        CHECK(v[k] == 0.0f); /* the pin */
+    }
+    cloth_destroy(cloth);
+
+    /* two free particles of 1 and 3 kg */
+    cloth_mesh_desc desc;
+    const float pos[9] = {0.0f, 0.0f, 0.0f, 2.0f, 0.0f, 0.0f, 1.0f, 0.0f, 50.0f};
+    const uint32_t tri[3] = {0u, 1u, 2u};
+    const float mass[3] = {1.0f, 3.0f, 1.0f};
+    cloth_mesh_desc_init(&desc);
+    desc.positions = pos;
+    desc.vertex_count = 3u;
+    desc.triangles = tri;
+    desc.triangle_count = 1u;
+    desc.masses = mass;
+    cloth = NULL;
+    CHECK_OK(cloth_create_mesh(&desc, &cloth));
+    if (cloth == NULL) {
+        return;
+    }
+    quiet(cloth);
+    /* stretch (0, 1) to 3 m along x; vertex 2 closer, its springs slack */
+    float q[9] = {0.0f, 0.0f, 0.0f, 3.0f, 0.0f, 0.0f, 1.5f, 0.0f, 10.0f};
+    CHECK_OK(cloth_set_positions(cloth, q, 0));
+    CHECK_OK(cloth_set_strain_limit(cloth, 0.0f, 1u));
+    CHECK_OK(cloth_step(cloth, DT));
+    float r[9], w[9];
+    CHECK_OK(cloth_get_positions(cloth, r, 0));
+    CHECK_OK(cloth_get_velocities(cloth, w, 0));
+    /* 1 m too long: the 1 kg end moves 0.75 m, the 3 kg end 0.25 m */
+    CHECK_NEAR((double)r[0], 0.75, 1e-6);
+    CHECK_NEAR((double)r[3], 2.75, 1e-6);
+    CHECK_NEAR((double)r[0] + 3.0 * (double)r[3], 3.0 * 3.0, 1e-5); /* centre of mass */
+    CHECK_NEAR((double)w[0] + 3.0 * (double)w[3], 0.0, 1e-3);        /* momentum, of 45 kg m/s moves */
+    CHECK_NEAR((double)w[0], 0.75 / (double)DT, 1e-3);
+    CHECK(r[8] == q[8] && w[6] == 0.0f); /* vertex 2 untouched: its springs are slack */
+    cloth_destroy(cloth);
+}
+
+/* Largest length / rest over springs of the given type, from cloth_get_springs(). */
+static double worst_ratio(const cloth_t *cloth, cloth_spring_type type, uint32_t *past, double limit)
+{
+    const uint32_t n = cloth_spring_count(cloth), count = cloth_particle_count(cloth);
+    uint32_t *pairs = malloc(2u * n * sizeof *pairs);
+    float *rest = malloc(n * sizeof *rest), *p = malloc(3u * count * sizeof *p);
+    cloth_spring_type *types = malloc(n * sizeof *types);
+    double worst = 0.0;
+    *past = 0u;
+    if (pairs != NULL && rest != NULL && p != NULL && types != NULL) {
+        CHECK_OK(cloth_get_springs(cloth, pairs, rest, types));
+        CHECK_OK(cloth_get_positions(cloth, p, 0));
+        for (uint32_t s = 0; s < n; ++s) {
+            if (types[s] == type) {
+                const double ratio = dist(p, pairs[2u * s], pairs[2u * s + 1u]) / (double)rest[s];
+                worst = fmax(worst, ratio);
+                *past += ratio > limit;
+            }
+        }
+    } else {
+        CHECK(!"out of memory in the test");
+    }
+    free(pairs);
+    free(rest);
+    free(p);
+    free(types);
+    return worst;
+}
+
+/* Every particle moved by up to `amount` m in each axis (a fixed LCG). */
+static void shake(cloth_t *cloth, float amount, uint32_t seed)
+{
+    const uint32_t count = cloth_particle_count(cloth);
+    float *p = malloc(3u * count * sizeof *p);
+    if (p == NULL) {
+        CHECK(!"out of memory in the test");
+        return;
+    }
+    CHECK_OK(cloth_get_positions(cloth, p, 0));
+    for (uint32_t k = 0; k < 3u * count; ++k) {
+        seed = seed * 1664525u + 1013904223u;
+        p[k] += amount * ((float)(seed >> 8) / 8388608.0f - 1.0f);
+    }
+    CHECK_OK(cloth_set_positions(cloth, p, 0));
+    free(p);
+}
+
+/* B: `cloth` shaken, limited with 400 passes in one step. */
+static void check_converges(cloth_t *cloth, const char *what, int bends_stay)
+{
+    const double limit = 1.05;
+    uint32_t before_s, before_h, after_s, after_h, bend;
+    const double s0 = worst_ratio(cloth, CLOTH_SPRING_STRUCTURAL, &before_s, limit);
+    const double h0 = worst_ratio(cloth, CLOTH_SPRING_SHEAR, &before_h, limit);
+    CHECK(before_s > 10u && before_h > 10u && s0 > 1.3 && h0 > 1.2); /* the test has something to fix */
+    CHECK_OK(cloth_set_strain_limit(cloth, 0.05f, 400u));
+    CHECK_OK(cloth_step(cloth, DT));
+    /* within the limit up to float rounding of lengths near 0.1 m (1e-6) */
+    const double s1 = worst_ratio(cloth, CLOTH_SPRING_STRUCTURAL, &after_s, limit + 1e-5);
+    const double h1 = worst_ratio(cloth, CLOTH_SPRING_SHEAR, &after_h, limit + 1e-5);
+    const double b1 = worst_ratio(cloth, CLOTH_SPRING_BEND, &bend, limit + 1e-5);
+    printf("%s: structural %.3f -> %.6f (%u past), shear %.3f -> %.6f (%u past), bend %.3f (%u past)\n", what, s0,
+           s1, after_s, h0, h1, after_h, b1, bend);
+    CHECK(after_s == 0u && after_h == 0u);
+    CHECK(s1 <= limit + 1e-5 && h1 <= limit + 1e-5);
+    /* Bend springs are not limited. On a grid two limited structural springs
+     * in a line bound the bend spring over them, so only the mesh (whose
+     * bend springs cross two triangles) shows them past the limit. */
+    CHECK(!bends_stay || bend > 0u);
+}
+
+static void test_converges(void)
+{
+    cloth_t *grid = make_grid(23u, 37u, 0.1f); /* odd sizes: vector tails on every family */
+    if (grid != NULL) {
+        shake(grid, 0.03f, 7u);
+        check_converges(grid, "grid", 0);
+        cloth_destroy(grid);
+    }
+    /* a mesh: a 12 x 12 grid's vertices with its quads cut in two */
+    enum { M = 12 };
+    float pos[3 * M * M];
+    uint32_t tris[6 * (M - 1) * (M - 1)], t = 0;
+    for (uint32_t r = 0; r < M; ++r) {
+        for (uint32_t c = 0; c < M; ++c) {
+            pos[3 * (r * M + c)] = 0.1f * (float)c;
+            pos[3 * (r * M + c) + 1] = 0.0f;
+            pos[3 * (r * M + c) + 2] = 0.1f * (float)r;
+            if (r + 1u < M && c + 1u < M) {
+                const uint32_t i = r * M + c;
+                const uint32_t quad[6] = {i, i + M, i + 1u, i + 1u, i + M, i + M + 1u};
+                memcpy(tris + t, quad, sizeof quad);
+                t += 6u;
+            }
+        }
+    }
+    cloth_mesh_desc desc;
+    cloth_mesh_desc_init(&desc);
+    desc.positions = pos;
+    desc.vertex_count = M * M;
+    desc.triangles = tris;
+    desc.triangle_count = t / 3u;
+    cloth_t *mesh = NULL;
+    CHECK_OK(cloth_create_mesh(&desc, &mesh));
+    if (mesh != NULL) {
+        quiet(mesh);
+        shake(mesh, 0.03f, 11u);
+        check_converges(mesh, "mesh", 1);
+        cloth_destroy(mesh);
+    }
+}
+
+/* C: a pin 0.5 m under a floor at y = 0, a particle on the floor 1 m away
+ * sideways: shortening the spring to 0.55 m pulls it down into the floor,
+ * which pushes it back up. */
+static void test_contact_wins(void)
+{
+    cloth_t *cloth = make_grid(1u, 2u, 0.5f);
+    if (cloth == NULL) {
+        return;
+    }
+    const float floor_point[3] = {0.0f, 0.0f, 0.0f}, up[3] = {0.0f, 1.0f, 0.0f};
+    cloth_collider_id floor_id;
+    CHECK_OK(cloth_add_plane(cloth, floor_point, up, &floor_id));
+    const float p[6] = {0.0f, -0.5f, 0.0f, 1.0f, 0.0f, 0.0f};
+    CHECK_OK(cloth_set_positions(cloth, p, 0));
+    CHECK_OK(cloth_pin(cloth, 0u, NULL));
+    CHECK_OK(cloth_set_strain_limit(cloth, 0.1f, 1u));
+    CHECK_OK(cloth_step(cloth, DT));
+    float q[6];
+    CHECK_OK(cloth_get_positions(cloth, q, 0));
+    printf("contact: particle ends at (%.4f, %.6f), %.4f m from the pin\n", (double)q[3], (double)q[4],
+           dist(q, 0u, 1u));
+    CHECK(q[4] >= -1e-6f);        /* on the floor, not under it */
+    CHECK(q[3] < 0.95f);          /* but the limit did pull it toward the pin */
+    CHECK(dist(q, 0u, 1u) > 0.55); /* the floor kept it from reaching 1.1 L0 */
+    cloth_destroy(cloth);
+}
+
+/* D: limits that find nothing to do change no bit. */
+static void test_idle_is_off(void)
+{
+    uint64_t hash[3] = {0, 0, 0};
+    for (int k = 0; k < 3; ++k) {
+        cloth_t *cloth = make_grid(20u, 20u, 0.05f);
+        if (cloth == NULL) {
+            return;
+        }
+        const float g[3] = {0.0f, -9.81f, 0.0f};
+        CHECK_OK(cloth_set_gravity(cloth, g));
+        CHECK_OK(cloth_set_stiffness(cloth, CLOTH_SPRING_STRUCTURAL, 50.0f));
+        CHECK_OK(cloth_set_substeps(cloth, 16u));
+        CHECK_OK(cloth_pin(cloth, 0u, NULL));
+        if (k == 1) {
+            CHECK_OK(cloth_set_strain_limit(cloth, 10.0f, 3u)); /* nothing stretches 11 times */
+        } else if (k == 2) {
+            CHECK_OK(cloth_set_strain_limit(cloth, 0.0f, 0u));
+        }
+        for (int s = 0; s < 30; ++s) {
+            CHECK_OK(cloth_step(cloth, DT));
+        }
+        hash[k] = cloth_state_hash(cloth);
+        cloth_destroy(cloth);
+    }
+    CHECK(hash[0] == hash[1] && hash[0] == hash[2]);
+}
+
+static void test_api(void)
+{
+    cloth_t *cloth = make_grid(4u, 4u, 0.1f);
+    if (cloth == NULL) {
+        return;
+    }
+    float m = -1.0f;
+    uint32_t passes = 99u;
+    CHECK_OK(cloth_get_strain_limit(cloth, &m, &passes));
+    CHECK(m == 0.0f && passes == 0u); /* off by default */
+    CHECK_OK(cloth_set_strain_limit(cloth, 0.05f, 2u));
+    const float bad_strain[4] = {-0.01f, 10.5f, NAN, INFINITY};
+    for (int k = 0; k < 4; ++k) {
+        CHECK_STATUS(cloth_set_strain_limit(cloth, bad_strain[k], 1u), CLOTH_ERR_INVALID_ARGUMENT);
+    }
+    CHECK_STATUS(cloth_set_strain_limit(cloth, 0.1f, 1025u), CLOTH_ERR_INVALID_ARGUMENT);
+    CHECK_STATUS(cloth_set_strain_limit(NULL, 0.1f, 1u), CLOTH_ERR_INVALID_ARGUMENT);
+    CHECK_STATUS(cloth_get_strain_limit(NULL, &m, &passes), CLOTH_ERR_INVALID_ARGUMENT);
+    CHECK_STATUS(cloth_get_strain_limit(cloth, NULL, &passes), CLOTH_ERR_INVALID_ARGUMENT);
+    CHECK_STATUS(cloth_get_strain_limit(cloth, &m, NULL), CLOTH_ERR_INVALID_ARGUMENT);
+    CHECK_OK(cloth_get_strain_limit(cloth, &m, &passes));
+    CHECK(m == 0.05f && passes == 2u); /* the refusals changed nothing */
+    CHECK_OK(cloth_set_strain_limit(cloth, 10.0f, 1024u)); /* the bounds are allowed */
+    CHECK_OK(cloth_get_strain_limit(cloth, &m, &passes));
+    CHECK(m == 10.0f && passes == 1024u);
+    cloth_destroy(cloth);
+}
+
+int main(void)
+{
+    test_one_spring();
+    test_converges();
+    test_contact_wins();
+    test_idle_is_off();
+    test_api();
+    return test_finish("test_strain_limit");
+}
