@@ -30,6 +30,7 @@ typedef struct drape_scene {
 typedef struct drape_quality {
     bool ok, finite;
     double mean_stretch, max_stretch; /* length / rest over structural and shear links */
+    double max_stretch_last_s;        /* bench/drape.c: worst max_stretch after each step of the last second */
     double max_penetration;           /* m into the sphere, 0 if none */
     double closest;                   /* m from the sphere's surface to the nearest particle */
     double bytes_per_particle;
@@ -46,6 +47,8 @@ typedef struct drape_config {
     cloth_integrator kind;
     uint32_t substeps, iterations;
     float tethers;        /* cloth_set_tethers() scale; 0 off */
+    float max_strain;     /* cloth_set_strain_limit(), with limit_passes > 0 */
+    uint32_t limit_passes;
     float stiffness;      /* N, structural and shear springs; 0 keeps the defaults */
     float bend_stiffness; /* N, bend springs; 0 keeps the default */
     uint32_t threads;     /* 0 or 1: the caller's thread only */
