@@ -84,75 +84,40 @@ static void run_plain(const limit_ctx *c, uint32_t begin, uint32_t end, uint32_t
  * springs of one row's run share no particle (their ends lie in two
  * different rows), so a group is shortened at once, the lanes within the
  * limit written back unchanged. */
+/* Spring vectors (x[p + di] - x[p], 8 or 16 lanes) and their squared lengths. */
+__attribute__((target("avx2"))) static inline __m256 group_avx2(const limit_ctx *c, uint32_t p, uint32_t di,
+                                                                __m256 d[3])
+{
+    const float *const a[3] = {c->x, c->y, c->z};
+    for (int k = 0; k < 3; ++k) {
+        d[k] = _mm256_sub_ps(_mm256_loadu_ps(a[k] + p + di), _mm256_loadu_ps(a[k] + p));
+    }
+    return _mm256_add_ps(_mm256_add_ps(_mm256_mul_ps(d[0], d[0]), _mm256_mul_ps(d[1], d[1])),
+                         _mm256_mul_ps(d[2], d[2]));
+}
+
+__attribute__((target("avx512f"))) static inline __m512 group_avx512(const limit_ctx *c, uint32_t p, uint32_t di,
+                                                                     __m512 d[3])
+{
+    const float *const a[3] = {c->x, c->y, c->z};
+    for (int k = 0; k < 3; ++k) {
+        d[k] = _mm512_sub_ps(_mm512_loadu_ps(a[k] + p + di), _mm512_loadu_ps(a[k] + p));
+    }
+    return _mm512_add_ps(_mm512_add_ps(_mm512_mul_ps(d[0], d[0]), _mm512_mul_ps(d[1], d[1])),
+                         _mm512_mul_ps(d[2], d[2]));
+}
+
 __attribute__((target("avx2"))) static void run_along_avx2(const limit_ctx *c, uint32_t begin, uint32_t end,
                                                            uint32_t di, float lim, float lim2)
 {
     const __m256 l2 = _mm256_set1_ps(lim2);
     uint32_t p = begin;
     for (; p + 8u <= end; p += 8u) {
-        const __m256 dx = _mm256_sub_ps(_mm256_loadu_ps(c->x + p + di), _mm256_loadu_ps(c->x + p));
-        const __m256 dy = _mm256_sub_ps(_mm256_loadu_ps(c->y + p + di), _mm256_loadu_ps(c->y + p));
-        const __m256 dz = _mm256_sub_ps(_mm256_loadu_ps(c->z + p + di), _mm256_loadu_ps(c->z + p));
-        const __m256 len2 = _mm256_add_ps(_mm256_add_ps(_mm256_mul_ps(dx, dx), _mm256_mul_ps(dy, dy)),
-                                          _mm256_mul_ps(dz, dz));
-        const unsigned m = (unsigned)_mm256_movemask_ps(_mm256_cmp_ps(len2, l2, _CMP_GT_OQ));
+        __m256 d[3];
+        const unsigned m = (unsigned)_mm256_movemask_ps(_mm256_cmp_ps(group_avx2(c, p, di, d), l2, _CMP_GT_OQ));
         if (m != 0u) {
             run_plain(c, p + (uint32_t)__builtin_ctz(m), p + 8u, di, lim, lim2);
         }
-    }
-    run_plain(c, p, end, di, lim, lim2);
-}
-
-/* x[p] += d on the lanes of `m` (the others keep their value). */
-__attribute__((target("avx2"))) static inline void add_where_avx2(float *x, __m256 m, __m256 d)
-{
-    const __m256 old = _mm256_loadu_ps(x);
-    _mm256_storeu_ps(x, _mm256_blendv_ps(old, _mm256_add_ps(old, d), m));
-}
-
-__attribute__((target("avx2"))) static inline void sub_where_avx2(float *x, __m256 m, __m256 d)
-{
-    const __m256 old = _mm256_loadu_ps(x);
-    _mm256_storeu_ps(x, _mm256_blendv_ps(old, _mm256_sub_ps(old, d), m));
-}
-
-__attribute__((target("avx2"))) static void run_across_avx2(const limit_ctx *c, uint32_t begin, uint32_t end,
-                                                            uint32_t di, float lim, float lim2)
-{
-    const __m256 l2 = _mm256_set1_ps(lim2), l = _mm256_set1_ps(lim), inv_dt = _mm256_set1_ps(c->inv_dt);
-    const __m256 zero = _mm256_setzero_ps();
-    uint32_t p = begin;
-    for (; p + 8u <= end; p += 8u) {
-        const uint32_t q = p + di;
-        const __m256 dx = _mm256_sub_ps(_mm256_loadu_ps(c->x + q), _mm256_loadu_ps(c->x + p));
-        const __m256 dy = _mm256_sub_ps(_mm256_loadu_ps(c->y + q), _mm256_loadu_ps(c->y + p));
-        const __m256 dz = _mm256_sub_ps(_mm256_loadu_ps(c->z + q), _mm256_loadu_ps(c->z + p));
-        const __m256 len2 = _mm256_add_ps(_mm256_add_ps(_mm256_mul_ps(dx, dx), _mm256_mul_ps(dy, dy)),
-                                          _mm256_mul_ps(dz, dz));
-        __m256 m = _mm256_cmp_ps(len2, l2, _CMP_GT_OQ);
-        if (_mm256_movemask_ps(m) == 0) {
-            continue;
-        }
-        const __m256 wi = _mm256_loadu_ps(c->w + p), wj = _mm256_loadu_ps(c->w + q);
-        const __m256 wsum = _mm256_add_ps(wi, wj);
-        m = _mm256_and_ps(m, _mm256_cmp_ps(wsum, zero, _CMP_NEQ_UQ));
-        const __m256 len = _mm256_sqrt_ps(len2);
-        const __m256 k = _mm256_div_ps(_mm256_sub_ps(len, l), _mm256_mul_ps(len, wsum));
-        const __m256 ki = _mm256_mul_ps(wi, k), kj = _mm256_mul_ps(wj, k);
-        const __m256 ix = _mm256_mul_ps(ki, dx), iy = _mm256_mul_ps(ki, dy), iz = _mm256_mul_ps(ki, dz);
-        const __m256 jx = _mm256_mul_ps(kj, dx), jy = _mm256_mul_ps(kj, dy), jz = _mm256_mul_ps(kj, dz);
-        add_where_avx2(c->x + p, m, ix);
-        add_where_avx2(c->y + p, m, iy);
-        add_where_avx2(c->z + p, m, iz);
-        sub_where_avx2(c->x + q, m, jx);
-        sub_where_avx2(c->y + q, m, jy);
-        sub_where_avx2(c->z + q, m, jz);
-        add_where_avx2(c->vx + p, m, _mm256_mul_ps(ix, inv_dt));
-        add_where_avx2(c->vy + p, m, _mm256_mul_ps(iy, inv_dt));
-        add_where_avx2(c->vz + p, m, _mm256_mul_ps(iz, inv_dt));
-        sub_where_avx2(c->vx + q, m, _mm256_mul_ps(jx, inv_dt));
-        sub_where_avx2(c->vy + q, m, _mm256_mul_ps(jy, inv_dt));
-        sub_where_avx2(c->vz + q, m, _mm256_mul_ps(jz, inv_dt));
     }
     run_plain(c, p, end, di, lim, lim2);
 }
@@ -163,14 +128,44 @@ __attribute__((target("avx512f"))) static void run_along_avx512(const limit_ctx 
     const __m512 l2 = _mm512_set1_ps(lim2);
     uint32_t p = begin;
     for (; p + 16u <= end; p += 16u) {
-        const __m512 dx = _mm512_sub_ps(_mm512_loadu_ps(c->x + p + di), _mm512_loadu_ps(c->x + p));
-        const __m512 dy = _mm512_sub_ps(_mm512_loadu_ps(c->y + p + di), _mm512_loadu_ps(c->y + p));
-        const __m512 dz = _mm512_sub_ps(_mm512_loadu_ps(c->z + p + di), _mm512_loadu_ps(c->z + p));
-        const __m512 len2 = _mm512_add_ps(_mm512_add_ps(_mm512_mul_ps(dx, dx), _mm512_mul_ps(dy, dy)),
-                                          _mm512_mul_ps(dz, dz));
-        const unsigned m = _mm512_cmp_ps_mask(len2, l2, _CMP_GT_OQ);
+        __m512 d[3];
+        const unsigned m = _mm512_cmp_ps_mask(group_avx512(c, p, di, d), l2, _CMP_GT_OQ);
         if (m != 0u) {
             run_plain(c, p + (uint32_t)__builtin_ctz(m), p + 16u, di, lim, lim2);
+        }
+    }
+    run_plain(c, p, end, di, lim, lim2);
+}
+
+__attribute__((target("avx2"))) static void run_across_avx2(const limit_ctx *c, uint32_t begin, uint32_t end,
+                                                            uint32_t di, float lim, float lim2)
+{
+    const __m256 l2 = _mm256_set1_ps(lim2), l = _mm256_set1_ps(lim), inv_dt = _mm256_set1_ps(c->inv_dt);
+    uint32_t p = begin;
+    for (; p + 8u <= end; p += 8u) {
+        const uint32_t q = p + di;
+        __m256 d[3];
+        const __m256 len2 = group_avx2(c, p, di, d);
+        __m256 m = _mm256_cmp_ps(len2, l2, _CMP_GT_OQ);
+        if (_mm256_movemask_ps(m) == 0) {
+            continue;
+        }
+        const __m256 wi = _mm256_loadu_ps(c->w + p), wj = _mm256_loadu_ps(c->w + q);
+        const __m256 wsum = _mm256_add_ps(wi, wj);
+        m = _mm256_and_ps(m, _mm256_cmp_ps(wsum, _mm256_setzero_ps(), _CMP_NEQ_UQ));
+        const __m256 len = _mm256_sqrt_ps(len2);
+        const __m256 k = _mm256_div_ps(_mm256_sub_ps(len, l), _mm256_mul_ps(len, wsum));
+        const __m256 ki = _mm256_mul_ps(wi, k), kj = _mm256_mul_ps(wj, k);
+        float *const pos[3] = {c->x, c->y, c->z}, *const vel[3] = {c->vx, c->vy, c->vz};
+        for (int a = 0; a < 3; ++a) {
+            /* lanes outside `m` are written back as they were */
+            const __m256 mi = _mm256_mul_ps(ki, d[a]), mj = _mm256_mul_ps(kj, d[a]);
+            const __m256 xi = _mm256_loadu_ps(pos[a] + p), xj = _mm256_loadu_ps(pos[a] + q);
+            const __m256 vi = _mm256_loadu_ps(vel[a] + p), vj = _mm256_loadu_ps(vel[a] + q);
+            _mm256_storeu_ps(pos[a] + p, _mm256_blendv_ps(xi, _mm256_add_ps(xi, mi), m));
+            _mm256_storeu_ps(pos[a] + q, _mm256_blendv_ps(xj, _mm256_sub_ps(xj, mj), m));
+            _mm256_storeu_ps(vel[a] + p, _mm256_blendv_ps(vi, _mm256_add_ps(vi, _mm256_mul_ps(mi, inv_dt)), m));
+            _mm256_storeu_ps(vel[a] + q, _mm256_blendv_ps(vj, _mm256_sub_ps(vj, _mm256_mul_ps(mj, inv_dt)), m));
         }
     }
     run_plain(c, p, end, di, lim, lim2);
@@ -180,36 +175,30 @@ __attribute__((target("avx512f"))) static void run_across_avx512(const limit_ctx
                                                                  uint32_t di, float lim, float lim2)
 {
     const __m512 l2 = _mm512_set1_ps(lim2), l = _mm512_set1_ps(lim), inv_dt = _mm512_set1_ps(c->inv_dt);
-    const __m512 zero = _mm512_setzero_ps();
     uint32_t p = begin;
     for (; p + 16u <= end; p += 16u) {
         const uint32_t q = p + di;
-        const __m512 dx = _mm512_sub_ps(_mm512_loadu_ps(c->x + q), _mm512_loadu_ps(c->x + p));
-        const __m512 dy = _mm512_sub_ps(_mm512_loadu_ps(c->y + q), _mm512_loadu_ps(c->y + p));
-        const __m512 dz = _mm512_sub_ps(_mm512_loadu_ps(c->z + q), _mm512_loadu_ps(c->z + p));
-        const __m512 len2 = _mm512_add_ps(_mm512_add_ps(_mm512_mul_ps(dx, dx), _mm512_mul_ps(dy, dy)),
-                                          _mm512_mul_ps(dz, dz));
+        __m512 d[3];
+        const __m512 len2 = group_avx512(c, p, di, d);
         __mmask16 m = _mm512_cmp_ps_mask(len2, l2, _CMP_GT_OQ);
         if (m == 0) {
             continue;
         }
         const __m512 wi = _mm512_loadu_ps(c->w + p), wj = _mm512_loadu_ps(c->w + q);
         const __m512 wsum = _mm512_add_ps(wi, wj);
-        m = _mm512_mask_cmp_ps_mask(m, wsum, zero, _CMP_NEQ_UQ);
+        m = _mm512_mask_cmp_ps_mask(m, wsum, _mm512_setzero_ps(), _CMP_NEQ_UQ);
         const __m512 len = _mm512_sqrt_ps(len2);
         const __m512 k = _mm512_div_ps(_mm512_sub_ps(len, l), _mm512_mul_ps(len, wsum));
         const __m512 ki = _mm512_mul_ps(wi, k), kj = _mm512_mul_ps(wj, k);
-        const __m512 ix = _mm512_mul_ps(ki, dx), iy = _mm512_mul_ps(ki, dy), iz = _mm512_mul_ps(ki, dz);
-        const __m512 jx = _mm512_mul_ps(kj, dx), jy = _mm512_mul_ps(kj, dy), jz = _mm512_mul_ps(kj, dz);
-        float *const to_i[6] = {c->x + p, c->y + p, c->z + p, c->vx + p, c->vy + p, c->vz + p};
-        float *const to_j[6] = {c->x + q, c->y + q, c->z + q, c->vx + q, c->vy + q, c->vz + q};
-        const __m512 di_[6] = {ix, iy, iz, _mm512_mul_ps(ix, inv_dt), _mm512_mul_ps(iy, inv_dt),
-                               _mm512_mul_ps(iz, inv_dt)};
-        const __m512 dj_[6] = {jx, jy, jz, _mm512_mul_ps(jx, inv_dt), _mm512_mul_ps(jy, inv_dt),
-                               _mm512_mul_ps(jz, inv_dt)};
-        for (int a = 0; a < 6; ++a) {
-            _mm512_mask_storeu_ps(to_i[a], m, _mm512_add_ps(_mm512_loadu_ps(to_i[a]), di_[a]));
-            _mm512_mask_storeu_ps(to_j[a], m, _mm512_sub_ps(_mm512_loadu_ps(to_j[a]), dj_[a]));
+        float *const pos[3] = {c->x, c->y, c->z}, *const vel[3] = {c->vx, c->vy, c->vz};
+        for (int a = 0; a < 3; ++a) {
+            const __m512 mi = _mm512_mul_ps(ki, d[a]), mj = _mm512_mul_ps(kj, d[a]);
+            _mm512_mask_storeu_ps(pos[a] + p, m, _mm512_add_ps(_mm512_loadu_ps(pos[a] + p), mi));
+            _mm512_mask_storeu_ps(pos[a] + q, m, _mm512_sub_ps(_mm512_loadu_ps(pos[a] + q), mj));
+            _mm512_mask_storeu_ps(vel[a] + p, m,
+                                  _mm512_add_ps(_mm512_loadu_ps(vel[a] + p), _mm512_mul_ps(mi, inv_dt)));
+            _mm512_mask_storeu_ps(vel[a] + q, m,
+                                  _mm512_sub_ps(_mm512_loadu_ps(vel[a] + q), _mm512_mul_ps(mj, inv_dt)));
         }
     }
     run_plain(c, p, end, di, lim, lim2);
