@@ -30,25 +30,15 @@
  * creation (cloth_tethers_capture_rest), since nothing else keeps them.
  */
 #include "cloth_internal.h"
+#include "platform/target.h"
 
 #include <float.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* The batch loops below are plain C that the compiler vectorises; on x86
- * they are compiled a second time for AVX2 and picked at run time. Same
- * IEEE operations lane by lane (no FMA: the library is built with
- * -ffp-contract=off, and AVX2 alone does not enable it), so the same bits
- * either way. */
-#if (defined(__x86_64__) || defined(__i386__)) && (defined(__GNUC__) || defined(__clang__))
-#define TETHERS_X86 1
-#define INLINE_ALWAYS inline __attribute__((always_inline))
-#define TARGET_AVX2 __attribute__((target("avx2")))
-#else
-#define TETHERS_X86 0
-#define INLINE_ALWAYS inline
-#endif
-
+/* The batch loops below are plain C that the compiler vectorises, built
+ * again for AVX2 and AVX-512 (platform/target.h) and picked at run time;
+ * every build gives the same bits. */
 #define K CLOTH_TETHERS_PER_PARTICLE
 #define NO_PIN 0xffffffffu
 
@@ -59,7 +49,7 @@
  * step does not fail for want of memory it did not ask for. */
 struct cloth_tethers {
     float scale;
-    bool avx2; /* the batch loops' AVX2 build runs here */
+    cloth_simd simd; /* which build of the batch loops runs */
     uint32_t *pin;      /* K per particle: particle index of a pin, NO_PIN after the last; NULL: no table */
     float *rest;        /* K per particle: rest distance to that pin, m */
     size_t table_bytes; /* of the block pin and rest share */
@@ -142,7 +132,7 @@ cloth_status cloth_set_tethers(cloth_t *cloth, float scale)
             return CLOTH_ERR_OUT_OF_MEMORY;
         }
         memset(t, 0, sizeof *t);
-        t->avx2 = TETHERS_X86 && cloth->simd >= CLOTH_SIMD_AVX2; /* the AVX2 batches */
+        t->simd = CLOTH_TARGET_X86 ? cloth->simd : CLOTH_SIMD_SCALAR;
     }
     /* A table needed now is allocated now, so that running out of memory is
      * reported here rather than absorbed by a slower step. */
@@ -188,7 +178,7 @@ static void grid_terms(const cloth_t *cloth, double *s2, double *cross)
  * comparison, (d2 + |d2|) / 2 being d2 exactly otherwise, so that the grid
  * path's batches compute this in a loop that vectorises, with the bits the
  * table's rebuild gets. */
-static INLINE_ALWAYS float grid_rest(double s2, double cross, double dc, double dr)
+static CLOTH_INLINE_ALWAYS float grid_rest(double s2, double cross, double dc, double dr)
 {
     const double d2 = s2 * (dc * dc + dr * dr) + cross * dc * dr;
     return (float)sqrt(0.5 * (d2 + fabs(d2)));
@@ -595,7 +585,7 @@ typedef struct lanes {
     uint32_t n;    /* lanes in use */
     uint32_t pins; /* tethers per lane, 1 or 2 */
     float scale;
-    bool avx2;
+    cloth_simd simd;
     const struct grid_pins *grid; /* the grid path: pins and rest distances filled at the flush */
     double row[LANES], col[LANES]; /* the grid path: the particles' */
     uint32_t index[LANES];
@@ -608,7 +598,7 @@ typedef struct lanes {
 
 /* Outside the ball (p, r) in float: the batch's own test, and the table
  * path's test for entering a batch. */
-static INLINE_ALWAYS bool outside_f(float px, float py, float pz, float x, float y, float z, float r)
+static CLOTH_INLINE_ALWAYS bool outside_f(float px, float py, float pz, float x, float y, float z, float r)
 {
     const float dx = x - px, dy = y - py, dz = z - pz;
     return dx * dx + dy * dy + dz * dz > r * r;
@@ -619,17 +609,17 @@ static INLINE_ALWAYS bool outside_f(float px, float py, float pz, float x, float
  * may trap), an integer mask and a bitwise select do not. */
 typedef int32_t mask;
 
-static INLINE_ALWAYS mask gt(float a, float b)
+static CLOTH_INLINE_ALWAYS mask gt(float a, float b)
 {
     return -(mask)(a > b);
 }
 
-static INLINE_ALWAYS mask le(float a, float b)
+static CLOTH_INLINE_ALWAYS mask le(float a, float b)
 {
     return -(mask)(a <= b);
 }
 
-static INLINE_ALWAYS float sel(mask m, float a, float b)
+static CLOTH_INLINE_ALWAYS float sel(mask m, float a, float b)
 {
     int32_t ia, ib;
     memcpy(&ia, &a, sizeof ia);
@@ -642,7 +632,7 @@ static INLINE_ALWAYS float sel(mask m, float a, float b)
 
 /* The velocity update of one tether: v loses its outward part along unit n,
  * relative to the pin's velocity vp, when taut. */
-static INLINE_ALWAYS void unstretch(mask taut, const float n[3], const float vp[3], float v[3])
+static CLOTH_INLINE_ALWAYS void unstretch(mask taut, const float n[3], const float vp[3], float v[3])
 {
     const float out = (v[0] - vp[0]) * n[0] + (v[1] - vp[1]) * n[1] + (v[2] - vp[2]) * n[2];
     const mask cut = taut & gt(out, 0.0f);
@@ -651,7 +641,7 @@ static INLINE_ALWAYS void unstretch(mask taut, const float n[3], const float vp[
     }
 }
 
-static INLINE_ALWAYS void solve_one_body(lanes *b)
+static CLOTH_INLINE_ALWAYS void solve_one_body(lanes *b)
 {
     const uint32_t count = b->n;
     for (uint32_t j = 0; j < count; ++j) {
@@ -674,7 +664,7 @@ static INLINE_ALWAYS void solve_one_body(lanes *b)
     }
 }
 
-static INLINE_ALWAYS void solve_two_body(lanes *b)
+static CLOTH_INLINE_ALWAYS void solve_two_body(lanes *b)
 {
     const uint32_t count = b->n;
     for (uint32_t j = 0; j < count; ++j) {
@@ -754,8 +744,17 @@ static void solve_plain(lanes *b)
     }
 }
 
-#if TETHERS_X86
-TARGET_AVX2 static void solve_avx2(lanes *b)
+#if CLOTH_TARGET_X86
+CLOTH_TARGET_AVX2 static void solve_avx2(lanes *b)
+{
+    if (b->pins == 1u) {
+        solve_one_body(b);
+    } else {
+        solve_two_body(b);
+    }
+}
+
+CLOTH_TARGET_AVX512 static void solve_avx512(lanes *b)
 {
     if (b->pins == 1u) {
         solve_one_body(b);
@@ -770,7 +769,7 @@ static void lanes_init(lanes *b, uint32_t pins, const struct cloth_tethers *t, c
     b->n = 0u;
     b->pins = pins;
     b->scale = t->scale;
-    b->avx2 = t->avx2;
+    b->simd = t->simd;
     b->grid = grid;
 }
 
@@ -781,8 +780,10 @@ static void lanes_flush(lanes *b, cloth_particles *pt)
     if (b->grid != NULL) {
         grid_fill(b);
     }
-#if TETHERS_X86
-    if (b->avx2) {
+#if CLOTH_TARGET_X86
+    if (b->simd >= CLOTH_SIMD_AVX512) {
+        solve_avx512(b);
+    } else if (b->simd >= CLOTH_SIMD_AVX2) {
         solve_avx2(b);
     } else {
         solve_plain(b);
@@ -986,8 +987,8 @@ static void grid_pins_init(const cloth_t *cloth, float scale, grid_pins *g)
 /* Flags of the particles [i, i + len) of row r starting at column c0; true
  * if any is flagged. N pins, a constant where inlined, so the inner loop
  * unrolls and the loop over particles vectorises. */
-static INLINE_ALWAYS bool flag_span(const cloth_particles *pt, const grid_pins *g, uint32_t n, int32_t r, int32_t c0,
-                             uint32_t i, uint32_t len, int32_t *flag)
+static CLOTH_INLINE_ALWAYS bool flag_span(const cloth_particles *pt, const grid_pins *g, uint32_t n, int32_t r,
+                                          int32_t c0, uint32_t i, uint32_t len, int32_t *flag)
 {
     float b[K], e[K];
     const float a = (float)g->a;
@@ -1015,7 +1016,7 @@ static INLINE_ALWAYS bool flag_span(const cloth_particles *pt, const grid_pins *
 
 /* The grid path's batches take their pins from the grid and their rest
  * distances from the rows and columns, as the table's rebuild does. */
-static INLINE_ALWAYS void grid_fill_body(lanes *b)
+static CLOTH_INLINE_ALWAYS void grid_fill_body(lanes *b)
 {
     const grid_pins *g = b->grid;
     const uint32_t count = b->n;
@@ -1048,8 +1049,13 @@ static void grid_fill_plain(lanes *b)
     grid_fill_body(b);
 }
 
-#if TETHERS_X86
-TARGET_AVX2 static void grid_fill_avx2(lanes *b)
+#if CLOTH_TARGET_X86
+CLOTH_TARGET_AVX2 static void grid_fill_avx2(lanes *b)
+{
+    grid_fill_body(b);
+}
+
+CLOTH_TARGET_AVX512 static void grid_fill_avx512(lanes *b)
 {
     grid_fill_body(b);
 }
@@ -1057,8 +1063,12 @@ TARGET_AVX2 static void grid_fill_avx2(lanes *b)
 
 static void grid_fill(lanes *b)
 {
-#if TETHERS_X86
-    if (b->avx2) {
+#if CLOTH_TARGET_X86
+    if (b->simd >= CLOTH_SIMD_AVX512) {
+        grid_fill_avx512(b);
+        return;
+    }
+    if (b->simd >= CLOTH_SIMD_AVX2) {
         grid_fill_avx2(b);
         return;
     }
@@ -1094,8 +1104,8 @@ static void grid_constrain(cloth_t *cloth, const grid_pins *g, float scale, uint
     constrain_exact(&cloth->p, i, pin, rest, scale);
 }
 
-static INLINE_ALWAYS bool flag_body(const cloth_particles *pt, const grid_pins *g, int32_t r, int32_t c, uint32_t i,
-                                     uint32_t len, int32_t *flag)
+static CLOTH_INLINE_ALWAYS bool flag_body(const cloth_particles *pt, const grid_pins *g, int32_t r, int32_t c,
+                                          uint32_t i, uint32_t len, int32_t *flag)
 {
     switch (g->n) {
     case 1u:
@@ -1115,9 +1125,15 @@ static bool flag_plain(const cloth_particles *pt, const grid_pins *g, int32_t r,
     return flag_body(pt, g, r, c, i, len, flag);
 }
 
-#if TETHERS_X86
-TARGET_AVX2 static bool flag_avx2(const cloth_particles *pt, const grid_pins *g, int32_t r, int32_t c, uint32_t i,
-                                  uint32_t len, int32_t *flag)
+#if CLOTH_TARGET_X86
+CLOTH_TARGET_AVX2 static bool flag_avx2(const cloth_particles *pt, const grid_pins *g, int32_t r, int32_t c,
+                                        uint32_t i, uint32_t len, int32_t *flag)
+{
+    return flag_body(pt, g, r, c, i, len, flag);
+}
+
+CLOTH_TARGET_AVX512 static bool flag_avx512(const cloth_particles *pt, const grid_pins *g, int32_t r, int32_t c,
+                                            uint32_t i, uint32_t len, int32_t *flag)
 {
     return flag_body(pt, g, r, c, i, len, flag);
 }
@@ -1143,9 +1159,10 @@ static void grid_range(cloth_t *cloth, const struct cloth_tethers *t, uint32_t b
             }
             any = true;
         } else {
-#if TETHERS_X86
-            any = t->avx2 ? flag_avx2(&cloth->p, &g, (int32_t)r, (int32_t)c, i, len, flag)
-                          : flag_plain(&cloth->p, &g, (int32_t)r, (int32_t)c, i, len, flag);
+#if CLOTH_TARGET_X86
+            any = t->simd >= CLOTH_SIMD_AVX512 ? flag_avx512(&cloth->p, &g, (int32_t)r, (int32_t)c, i, len, flag)
+                  : t->simd >= CLOTH_SIMD_AVX2 ? flag_avx2(&cloth->p, &g, (int32_t)r, (int32_t)c, i, len, flag)
+                                               : flag_plain(&cloth->p, &g, (int32_t)r, (int32_t)c, i, len, flag);
 #else
             any = flag_plain(&cloth->p, &g, (int32_t)r, (int32_t)c, i, len, flag);
 #endif

@@ -26,6 +26,8 @@
  */
 #include "xpbd_grid.h"
 
+#include "platform/target.h"
+
 #include <string.h>
 
 typedef struct grid_pass {
@@ -41,15 +43,18 @@ typedef struct grid_pass {
 } grid_pass;
 
 /* The loops below take their arrays as restrict parameters: GCC 12 does not
- * vectorise them when the restrict pointers are locals read from a struct. */
+ * vectorise them when the restrict pointers are locals read from a struct.
+ * Each is built for every vector level (platform/target.h); the copies give
+ * the same bits. */
 
 /* Velocity to predicted displacement without forces. `+ 0.0f` is the forced
  * loop's w f, which is then +0: it turns a g m of -0 (a pin under a negative
  * g, or a -0 component of g) into +0 as that loop does, so a zero velocity
  * keeps the same sign and the bits are the same (test_stats). Without
  * -ffast-math no compiler drops it. */
-static void predict_free(float *restrict vx, float *restrict vy, float *restrict vz, const float *restrict w,
-                         uint32_t begin, uint32_t end, const float g[3], float h, float d)
+static CLOTH_INLINE_ALWAYS void predict_free(float *restrict vx, float *restrict vy, float *restrict vz,
+                                             const float *restrict w, uint32_t begin, uint32_t end, const float g[3],
+                                             float h, float d)
 {
     const float gx = g[0], gy = g[1], gz = g[2];
     for (uint32_t i = begin; i < end; ++i) {
@@ -63,9 +68,10 @@ static void predict_free(float *restrict vx, float *restrict vy, float *restrict
 
 /* The same with the force arrays; a pin (w = 0) moves by its own velocity:
  * no gravity, no decay. */
-static void predict_forced(float *restrict vx, float *restrict vy, float *restrict vz, const float *restrict w,
-                           const float *restrict fx, const float *restrict fy, const float *restrict fz,
-                           uint32_t begin, uint32_t end, const float g[3], float h, float d)
+static CLOTH_INLINE_ALWAYS void predict_forced(float *restrict vx, float *restrict vy, float *restrict vz,
+                                               const float *restrict w, const float *restrict fx,
+                                               const float *restrict fy, const float *restrict fz, uint32_t begin,
+                                               uint32_t end, const float g[3], float h, float d)
 {
     const float gx = g[0], gy = g[1], gz = g[2];
     for (uint32_t i = begin; i < end; ++i) {
@@ -77,6 +83,71 @@ static void predict_forced(float *restrict vx, float *restrict vy, float *restri
     }
 }
 
+/* The substep's end for particles [begin, end): move by the displacement,
+ * which over h is the new velocity. */
+static CLOTH_INLINE_ALWAYS void finish_arrays(float *restrict x, float *restrict y, float *restrict z,
+                                              float *restrict vx, float *restrict vy, float *restrict vz,
+                                              uint32_t begin, uint32_t end, float inv_h)
+{
+    for (uint32_t i = begin; i < end; ++i) {
+        x[i] += vx[i];
+        y[i] += vy[i];
+        z[i] += vz[i];
+        vx[i] *= inv_h;
+        vy[i] *= inv_h;
+        vz[i] *= inv_h;
+    }
+}
+
+static CLOTH_INLINE_ALWAYS void predict_body(const grid_pass *p, uint32_t begin, uint32_t end)
+{
+    const cloth_step_view *s = p->view;
+    const float g[3] = {p->gx, p->gy, p->gz};
+    if (s->fx == NULL) {
+        predict_free(s->vx, s->vy, s->vz, s->inv_mass, begin, end, g, p->h, p->decay);
+    } else {
+        predict_forced(s->vx, s->vy, s->vz, s->inv_mass, s->fx, s->fy, s->fz, begin, end, g, p->h, p->decay);
+    }
+}
+
+static void predict_plain(const grid_pass *p, uint32_t begin, uint32_t end)
+{
+    predict_body(p, begin, end);
+}
+
+static CLOTH_INLINE_ALWAYS void finish_body(const grid_pass *p, uint32_t begin, uint32_t end)
+{
+    const cloth_step_view *s = p->view;
+    finish_arrays(s->x, s->y, s->z, s->vx, s->vy, s->vz, begin, end, p->inv_h);
+}
+
+static void finish_plain(const grid_pass *p, uint32_t begin, uint32_t end)
+{
+    finish_body(p, begin, end);
+}
+
+#if CLOTH_TARGET_X86
+CLOTH_TARGET_AVX2 static void predict_avx2(const grid_pass *p, uint32_t begin, uint32_t end)
+{
+    predict_body(p, begin, end);
+}
+
+CLOTH_TARGET_AVX512 static void predict_avx512(const grid_pass *p, uint32_t begin, uint32_t end)
+{
+    predict_body(p, begin, end);
+}
+
+CLOTH_TARGET_AVX2 static void finish_avx2(const grid_pass *p, uint32_t begin, uint32_t end)
+{
+    finish_body(p, begin, end);
+}
+
+CLOTH_TARGET_AVX512 static void finish_avx512(const grid_pass *p, uint32_t begin, uint32_t end)
+{
+    finish_body(p, begin, end);
+}
+#endif
+
 /* The substep's start for particles [begin, end): each velocity becomes
  * the displacement it predicts, each pin's start is dated back by its own
  * motion (so that the spring damping sees a moving pin move, see xpbd.c),
@@ -85,12 +156,17 @@ static void predict_span(const grid_pass *p, uint32_t begin, uint32_t end)
 {
     const cloth_step_view *s = p->view;
     const cloth_t *cloth = p->cloth;
-    const float g[3] = {p->gx, p->gy, p->gz};
-    if (s->fx == NULL) {
-        predict_free(s->vx, s->vy, s->vz, s->inv_mass, begin, end, g, p->h, p->decay);
+#if CLOTH_TARGET_X86
+    if (cloth->simd >= CLOTH_SIMD_AVX512) {
+        predict_avx512(p, begin, end);
+    } else if (cloth->simd >= CLOTH_SIMD_AVX2) {
+        predict_avx2(p, begin, end);
     } else {
-        predict_forced(s->vx, s->vy, s->vz, s->inv_mass, s->fx, s->fy, s->fz, begin, end, g, p->h, p->decay);
+        predict_plain(p, begin, end);
     }
+#else
+    predict_plain(p, begin, end);
+#endif
     for (uint32_t k = 0; k < cloth->pin_count; ++k) {
         const uint32_t i = cloth->pins[k].index;
         if (i >= begin && i < end) {
@@ -107,25 +183,20 @@ static void predict_span(const grid_pass *p, uint32_t begin, uint32_t end)
     }
 }
 
-/* The substep's end for particles [begin, end): move by the displacement,
- * which over h is the new velocity. */
-static void finish_arrays(float *restrict x, float *restrict y, float *restrict z, float *restrict vx,
-                          float *restrict vy, float *restrict vz, uint32_t begin, uint32_t end, float inv_h)
-{
-    for (uint32_t i = begin; i < end; ++i) {
-        x[i] += vx[i];
-        y[i] += vy[i];
-        z[i] += vz[i];
-        vx[i] *= inv_h;
-        vy[i] *= inv_h;
-        vz[i] *= inv_h;
-    }
-}
-
 static void finish_span(const grid_pass *p, uint32_t begin, uint32_t end)
 {
-    const cloth_step_view *s = p->view;
-    finish_arrays(s->x, s->y, s->z, s->vx, s->vy, s->vz, begin, end, p->inv_h);
+#if CLOTH_TARGET_X86
+    const cloth_simd level = p->cloth->simd;
+    if (level >= CLOTH_SIMD_AVX512) {
+        finish_avx512(p, begin, end);
+    } else if (level >= CLOTH_SIMD_AVX2) {
+        finish_avx2(p, begin, end);
+    } else {
+        finish_plain(p, begin, end);
+    }
+#else
+    finish_plain(p, begin, end);
+#endif
 }
 
 /* Every spring whose first end is in row r. */
