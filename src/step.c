@@ -29,23 +29,25 @@ static void copy_state(cloth_particles *p, uint32_t count, bool save)
     }
 }
 
-/* v * 0 is 0 for every finite v and NaN for NaN or Inf, so the sum is
- * non-zero exactly when some value is not finite: one branch-free pass. */
+/* A float is NaN or infinite exactly when its exponent bits are all ones,
+ * and then adding one to the exponent carries into the sign bit. An integer
+ * OR needs no order, so the loop vectorises; a float sum would be a chain of
+ * dependent additions (the library is built without reassociation), which
+ * at N = 256 took longer than a substep. */
 static bool state_finite(const cloth_t *cloth)
 {
     const cloth_particles *p = &cloth->p;
     const float *arrays[6] = {p->x, p->y, p->z, p->vx, p->vy, p->vz};
+    uint32_t bad = 0u;
     for (int a = 0; a < 6; ++a) {
-        const float *v = arrays[a];
-        float acc = 0.0f;
+        const float *restrict v = arrays[a];
         for (uint32_t i = 0; i < cloth->count; ++i) {
-            acc += v[i] * 0.0f;
-        }
-        if (acc != 0.0f) {
-            return false;
+            uint32_t bits;
+            memcpy(&bits, &v[i], sizeof bits);
+            bad |= (bits & 0x7f800000u) + 0x00800000u;
         }
     }
-    return true;
+    return (bad & 0x80000000u) == 0u;
 }
 
 static void collide_one(void *ctx, uint32_t index)

@@ -18,6 +18,8 @@
  */
 #include "shapes.h"
 
+#include "platform/target.h"
+
 
 #if (defined(__x86_64__) || defined(__i386__)) && (defined(__GNUC__) || defined(__clang__))
 #define SPHERE_X86 1
@@ -253,6 +255,55 @@ static sphere_fn *sphere_path(cloth_simd level)
     return sphere_scalar;
 }
 
+/* Whether a particle of [i0, i1) is within reach of the centre: the cheap
+ * pass that lets a chunk be skipped, built per vector level (the skip is
+ * the same on every level: a comparison of the same float sums). */
+static CLOTH_INLINE_ALWAYS bool chunk_near_body(const float *restrict x, const float *restrict y,
+                                                const float *restrict z, const float c[3], float reach2, uint32_t i0,
+                                                uint32_t i1)
+{
+    int32_t any = 0;
+    for (uint32_t i = i0; i < i1; ++i) {
+        const float dx = x[i] - c[0], dy = y[i] - c[1], dz = z[i] - c[2];
+        any |= (int32_t)((dx * dx + dy * dy) + dz * dz < reach2);
+    }
+    return any != 0;
+}
+
+static bool chunk_near_plain(const sphere_args *a, uint32_t i0, uint32_t i1)
+{
+    return chunk_near_body(a->x, a->y, a->z, a->c, a->reach2, i0, i1);
+}
+
+#if CLOTH_TARGET_X86
+CLOTH_TARGET_AVX2 static bool chunk_near_avx2(const sphere_args *a, uint32_t i0, uint32_t i1)
+{
+    return chunk_near_body(a->x, a->y, a->z, a->c, a->reach2, i0, i1);
+}
+
+CLOTH_TARGET_AVX512 static bool chunk_near_avx512(const sphere_args *a, uint32_t i0, uint32_t i1)
+{
+    return chunk_near_body(a->x, a->y, a->z, a->c, a->reach2, i0, i1);
+}
+#endif
+
+typedef bool chunk_near_fn(const sphere_args *a, uint32_t i0, uint32_t i1);
+
+static chunk_near_fn *chunk_near_path(cloth_simd level)
+{
+#if CLOTH_TARGET_X86
+    if (level >= CLOTH_SIMD_AVX512) {
+        return chunk_near_avx512;
+    }
+    if (level >= CLOTH_SIMD_AVX2) {
+        return chunk_near_avx2;
+    }
+#else
+    (void)level;
+#endif
+    return chunk_near_plain;
+}
+
 uint32_t cloth_sphere_apply_range(cloth_t *cloth, const cloth_collider *c, uint32_t begin, uint32_t end)
 {
     cloth_particles *p = &cloth->p;
@@ -275,15 +326,11 @@ uint32_t cloth_sphere_apply_range(cloth_t *cloth, const cloth_collider *c, uint3
         a.spin[k] = c->w[k];
     }
     sphere_fn *fn = sphere_path(cloth->simd);
+    chunk_near_fn *near = chunk_near_path(cloth->simd);
     uint32_t hits = 0u;
     for (uint32_t i0 = begin; i0 < end; i0 += SPHERE_CHUNK) {
         const uint32_t i1 = end - i0 < SPHERE_CHUNK ? end : i0 + SPHERE_CHUNK;
-        int any = 0;
-        for (uint32_t i = i0; i < i1; ++i) {
-            const float dx = a.x[i] - a.c[0], dy = a.y[i] - a.c[1], dz = a.z[i] - a.c[2];
-            any |= (dx * dx + dy * dy) + dz * dz < a.reach2;
-        }
-        if (any) {
+        if (near(&a, i0, i1)) {
             hits += fn(&a, i0, i1);
         }
     }

@@ -1168,13 +1168,19 @@ static void grid_range(cloth_t *cloth, const struct cloth_tethers *t, uint32_t b
 #endif
         }
         if (any) {
+            /* the flagged columns, listed without a branch per particle:
+             * whether one is flagged is as good as random to the predictor */
+            uint32_t picked[CHUNK], m = 0u;
             for (uint32_t j = 0; j < len; ++j) {
-                if (flag[j] != 0) {
-                    if (g.n <= 2u) {
-                        grid_push(&batch, &cloth->p, i + j, r, c + j);
-                    } else {
-                        grid_constrain(cloth, &g, scale, i + j, r, c + j);
-                    }
+                picked[m] = j;
+                m += (uint32_t)flag[j];
+            }
+            for (uint32_t k = 0; k < m; ++k) {
+                const uint32_t j = picked[k];
+                if (g.n <= 2u) {
+                    grid_push(&batch, &cloth->p, i + j, r, c + j);
+                } else {
+                    grid_constrain(cloth, &g, scale, i + j, r, c + j);
                 }
             }
         }

@@ -110,7 +110,7 @@ __attribute__((target("avx2"), always_inline)) static inline void consts256_of(c
 
 __attribute__((target("avx2"), always_inline)) static inline __m256 spring256(const consts256 *k, ends256 *a,
                                                                                  ends256 *b, __m256 *lam,
-                                                                                 __m256 live)
+                                                                                 __m256 live, bool with_lambda)
 {
     const __m256 mx = _mm256_sub_ps(a->ux, b->ux), my = _mm256_sub_ps(a->uy, b->uy), mz = _mm256_sub_ps(a->uz, b->uz);
     const __m256 ex = _mm256_add_ps(_mm256_sub_ps(a->x, b->x), mx);
@@ -122,13 +122,19 @@ __attribute__((target("avx2"), always_inline)) static inline __m256 spring256(co
         live, _mm256_and_ps(_mm256_cmp_ps(wsum, k->zero, _CMP_GT_OQ), _mm256_cmp_ps(len2, k->zero, _CMP_GT_OQ)));
     const __m256 l = _mm256_sqrt_ps(len2);
     const __m256 dot = cloth_dot3_256(ex, ey, ez, mx, my, mz);
-    const __m256 num = _mm256_sub_ps(
-        _mm256_sub_ps(_mm256_mul_ps(_mm256_sub_ps(k->rest, l), l), _mm256_mul_ps(_mm256_mul_ps(k->at, *lam), l)),
-        _mm256_mul_ps(k->gamma, dot));
+    /* Without lambdas (one iteration) lambda is 0, so (alpha~ lambda) l is
+     * +0 and subtracting it changes no bit: it is left out. */
+    __m256 c = _mm256_mul_ps(_mm256_sub_ps(k->rest, l), l);
+    if (with_lambda) {
+        c = _mm256_sub_ps(c, _mm256_mul_ps(_mm256_mul_ps(k->at, *lam), l));
+    }
+    const __m256 num = _mm256_sub_ps(c, _mm256_mul_ps(k->gamma, dot));
     const __m256 den =
         _mm256_blendv_ps(k->one, _mm256_mul_ps(_mm256_add_ps(_mm256_mul_ps(k->opg, wsum), k->at), len2), on);
     const __m256 f = _mm256_div_ps(num, den);
-    *lam = _mm256_blendv_ps(*lam, _mm256_add_ps(*lam, _mm256_mul_ps(f, l)), on);
+    if (with_lambda) {
+        *lam = _mm256_blendv_ps(*lam, _mm256_add_ps(*lam, _mm256_mul_ps(f, l)), on);
+    }
     const __m256 pi = _mm256_mul_ps(a->w, f), pj = _mm256_mul_ps(b->w, f);
     a->ux = _mm256_blendv_ps(a->ux, _mm256_add_ps(a->ux, _mm256_mul_ps(pi, ex)), on);
     a->uy = _mm256_blendv_ps(a->uy, _mm256_add_ps(a->uy, _mm256_mul_ps(pi, ey)), on);
@@ -151,7 +157,7 @@ __attribute__((target("avx2"), always_inline)) static inline void load256(const 
     e->uz = _mm256_maskload_ps(s->uz + at, mask);
 }
 
-__attribute__((target("avx2"))) static void run_avx2(const xpbd_span *s)
+__attribute__((target("avx2"), always_inline)) static inline void run_avx2(const xpbd_span *s, bool with_lambda)
 {
     const __m256i lane = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
     consts256 k;
@@ -163,9 +169,9 @@ __attribute__((target("avx2"))) static void run_avx2(const xpbd_span *s)
         ends256 a, b;
         load256(s, i, live, &a);
         load256(s, j, live, &b);
-        __m256 lam = s->lambda != NULL ? _mm256_maskload_ps(s->lambda + i, live) : k.zero;
-        const __m256i on = _mm256_castps_si256(spring256(&k, &a, &b, &lam, _mm256_castsi256_ps(live)));
-        if (s->lambda != NULL) {
+        __m256 lam = with_lambda ? _mm256_maskload_ps(s->lambda + i, live) : k.zero;
+        const __m256i on = _mm256_castps_si256(spring256(&k, &a, &b, &lam, _mm256_castsi256_ps(live), with_lambda));
+        if (with_lambda) {
             _mm256_maskstore_ps(s->lambda + i, on, lam);
         }
         _mm256_maskstore_ps(s->ux + i, on, a.ux);
@@ -228,7 +234,7 @@ __attribute__((target("avx2"), always_inline)) static inline void join_store256(
     _mm256_maskstore_ps(p + 8, mhi, hi);
 }
 
-__attribute__((target("avx2"))) static void row_avx2(const xpbd_span *s)
+__attribute__((target("avx2"), always_inline)) static inline void row_avx2(const xpbd_span *s, bool with_lambda)
 {
     const bool pairs = s->mask_shift == 1u;
     /* first end of each lane's spring, from the start of the 16 floats */
@@ -257,11 +263,11 @@ __attribute__((target("avx2"))) static void row_avx2(const xpbd_span *s)
         split_load256(pairs, s->uy + p, mlo, mhi, &a.uy, &b.uy);
         split_load256(pairs, s->uz + p, mlo, mhi, &a.uz, &b.uz);
         __m256 lam = k.zero, lam_j = k.zero;
-        if (s->lambda != NULL) {
+        if (with_lambda) {
             split_load256(pairs, s->lambda + p, mlo, mhi, &lam, &lam_j);
         }
-        (void)spring256(&k, &a, &b, &lam, _mm256_castsi256_ps(live));
-        if (s->lambda != NULL) {
+        (void)spring256(&k, &a, &b, &lam, _mm256_castsi256_ps(live), with_lambda);
+        if (with_lambda) {
             join_store256(pairs, s->lambda + p, mlo, mhi, lam, lam_j);
         }
         join_store256(pairs, s->ux + p, mlo, mhi, a.ux, b.ux);
@@ -270,12 +276,21 @@ __attribute__((target("avx2"))) static void row_avx2(const xpbd_span *s)
     }
 }
 
+/* The two kinds of run, each built with and without lambdas, so that the
+ * test is made once per run rather than per vector. */
 __attribute__((target("avx2"))) static void span_avx2(const xpbd_span *s)
 {
+    const bool lambda = s->lambda != NULL;
     if (s->mask_shift == XPBD_SPAN_ALL) {
-        run_avx2(s);
+        if (lambda) {
+            run_avx2(s, true);
+        } else {
+            run_avx2(s, false);
+        }
+    } else if (lambda) {
+        row_avx2(s, true);
     } else {
-        row_avx2(s);
+        row_avx2(s, false);
     }
 }
 
@@ -299,7 +314,7 @@ __attribute__((target("avx512f"), always_inline)) static inline void consts512_o
 
 __attribute__((target("avx512f"), always_inline)) static inline __mmask16 spring512(const consts512 *k, ends512 *a,
                                                                                      ends512 *b, __m512 *lam,
-                                                                                     __mmask16 live)
+                                                                                     __mmask16 live, bool with_lambda)
 {
     const __m512 mx = _mm512_sub_ps(a->ux, b->ux), my = _mm512_sub_ps(a->uy, b->uy), mz = _mm512_sub_ps(a->uz, b->uz);
     const __m512 ex = _mm512_add_ps(_mm512_sub_ps(a->x, b->x), mx);
@@ -311,13 +326,17 @@ __attribute__((target("avx512f"), always_inline)) static inline __mmask16 spring
     on = _mm512_mask_cmp_ps_mask(on, len2, k->zero, _CMP_GT_OQ);
     const __m512 l = _mm512_sqrt_ps(len2);
     const __m512 dot = cloth_dot3_512(ex, ey, ez, mx, my, mz);
-    const __m512 num = _mm512_sub_ps(
-        _mm512_sub_ps(_mm512_mul_ps(_mm512_sub_ps(k->rest, l), l), _mm512_mul_ps(_mm512_mul_ps(k->at, *lam), l)),
-        _mm512_mul_ps(k->gamma, dot));
+    __m512 c = _mm512_mul_ps(_mm512_sub_ps(k->rest, l), l);
+    if (with_lambda) { /* as in spring256 */
+        c = _mm512_sub_ps(c, _mm512_mul_ps(_mm512_mul_ps(k->at, *lam), l));
+    }
+    const __m512 num = _mm512_sub_ps(c, _mm512_mul_ps(k->gamma, dot));
     const __m512 den =
         _mm512_mask_blend_ps(on, k->one, _mm512_mul_ps(_mm512_add_ps(_mm512_mul_ps(k->opg, wsum), k->at), len2));
     const __m512 f = _mm512_div_ps(num, den);
-    *lam = _mm512_mask_add_ps(*lam, on, *lam, _mm512_mul_ps(f, l));
+    if (with_lambda) {
+        *lam = _mm512_mask_add_ps(*lam, on, *lam, _mm512_mul_ps(f, l));
+    }
     const __m512 pi = _mm512_mul_ps(a->w, f), pj = _mm512_mul_ps(b->w, f);
     a->ux = _mm512_mask_add_ps(a->ux, on, a->ux, _mm512_mul_ps(pi, ex));
     a->uy = _mm512_mask_add_ps(a->uy, on, a->uy, _mm512_mul_ps(pi, ey));
@@ -340,7 +359,7 @@ __attribute__((target("avx512f"), always_inline)) static inline void load512(con
     e->uz = _mm512_maskz_loadu_ps(mask, s->uz + at);
 }
 
-__attribute__((target("avx512f"))) static void run_avx512(const xpbd_span *s)
+__attribute__((target("avx512f"), always_inline)) static inline void run_avx512(const xpbd_span *s, bool with_lambda)
 {
     consts512 k;
     consts512_of(s, &k);
@@ -351,9 +370,9 @@ __attribute__((target("avx512f"))) static void run_avx512(const xpbd_span *s)
         ends512 a, b;
         load512(s, i, live, &a);
         load512(s, j, live, &b);
-        __m512 lam = s->lambda != NULL ? _mm512_maskz_loadu_ps(live, s->lambda + i) : k.zero;
-        const __mmask16 on = spring512(&k, &a, &b, &lam, live);
-        if (s->lambda != NULL) {
+        __m512 lam = with_lambda ? _mm512_maskz_loadu_ps(live, s->lambda + i) : k.zero;
+        const __mmask16 on = spring512(&k, &a, &b, &lam, live, with_lambda);
+        if (with_lambda) {
             _mm512_mask_storeu_ps(s->lambda + i, on, lam);
         }
         _mm512_mask_storeu_ps(s->ux + i, on, a.ux);
@@ -388,7 +407,7 @@ __attribute__((target("avx512f"), always_inline)) static inline void join_store5
     _mm512_mask_storeu_ps(p + 16, mhi, _mm512_permutex2var_ps(i, sp->hi, j));
 }
 
-__attribute__((target("avx512f"))) static void row_avx512(const xpbd_span *s)
+__attribute__((target("avx512f"), always_inline)) static inline void row_avx512(const xpbd_span *s, bool with_lambda)
 {
     const bool pairs = s->mask_shift == 1u;
     split512 sp;
@@ -426,11 +445,11 @@ __attribute__((target("avx512f"))) static void row_avx512(const xpbd_span *s)
         split_load512(&sp, s->uy + p, mlo, mhi, &a.uy, &b.uy);
         split_load512(&sp, s->uz + p, mlo, mhi, &a.uz, &b.uz);
         __m512 lam = k.zero, lam_j = k.zero;
-        if (s->lambda != NULL) {
+        if (with_lambda) {
             split_load512(&sp, s->lambda + p, mlo, mhi, &lam, &lam_j);
         }
-        (void)spring512(&k, &a, &b, &lam, live);
-        if (s->lambda != NULL) {
+        (void)spring512(&k, &a, &b, &lam, live, with_lambda);
+        if (with_lambda) {
             join_store512(&sp, s->lambda + p, mlo, mhi, lam, lam_j);
         }
         join_store512(&sp, s->ux + p, mlo, mhi, a.ux, b.ux);
@@ -439,12 +458,21 @@ __attribute__((target("avx512f"))) static void row_avx512(const xpbd_span *s)
     }
 }
 
+/* The two kinds of run, each built with and without lambdas, so that the
+ * test is made once per run rather than per vector. */
 __attribute__((target("avx512f"))) static void span_avx512(const xpbd_span *s)
 {
+    const bool lambda = s->lambda != NULL;
     if (s->mask_shift == XPBD_SPAN_ALL) {
-        run_avx512(s);
+        if (lambda) {
+            run_avx512(s, true);
+        } else {
+            run_avx512(s, false);
+        }
+    } else if (lambda) {
+        row_avx512(s, true);
     } else {
-        row_avx512(s);
+        row_avx512(s, false);
     }
 }
 
