@@ -122,15 +122,17 @@ CLOTH_API cloth_status cloth_get_tethers(const cloth_t *cloth, float *scale);
  *   least 4 rows each) taken even blocks first, then odd ones; within a
  *   block, rows in order, the springs of each row by family (structural
  *   along the row, down the column, the two diagonals, then the wide
- *   diagonals of a 24-neighbour grid), along the row. On a mesh, the springs
- *   in cloth_get_springs() order. The result is the same to the bit at any
- *   thread count and on every vector level.
+ *   diagonals of a 24-neighbour grid), along the row; the springs along the
+ *   row in two colours, those starting at an even column first, then the
+ *   odd ones. On a mesh, the springs in cloth_get_springs() order. The
+ *   result is the same to the bit at any thread count and on every vector
+ *   level.
  * - Cost: a grid pass tests every spring's squared length, 8 or 16 springs
  *   at once where the CPU has AVX2 or AVX-512, and shortens those it finds
- *   too long; on a 128 x 128 XPBD cloth at rest a pass costs about two
- *   thirds of a substep (of 1 iteration). Grid passes split over threads
- *   (threads.h); mesh passes run on the calling thread. Nothing is
- *   allocated.
+ *   too long, as many at once; on a 128 x 128 XPBD cloth at rest a pass
+ *   costs about a third of a substep (of 1 iteration) with AVX-512. Grid
+ *   passes split over threads (threads.h); mesh passes run on the calling
+ *   thread. Nothing is allocated.
  * - Works with every integrator, the host's included. Between steps the
  *   springs may stretch past the limit again: it bounds what the host reads
  *   after cloth_step(), not the substeps in between.

@@ -5,12 +5,12 @@
  *
  * Nearly every spring is within the limit, so a pass is mostly a test of
  * squared lengths (no square root). On a grid the test runs over a family's
- * springs in a row 8 or 16 at a time; a group that holds a spring past the
- * limit is redone one spring at a time in the plain order, reading the
- * positions as they are then. Springs in a row along the row share
- * particles, so the group test is valid only because a group with nothing to
- * shorten changes nothing: every path shortens the same springs in the same
- * order, with the same arithmetic, and gives the plain C path's bits.
+ * springs in a row 8 or 16 at a time, and the springs found too long in a
+ * vector are shortened together. That needs the springs of a vector to share
+ * no particle: true across rows, and along a row for every other spring, so
+ * a row's own springs go in two colours, the even ones (from the row's
+ * start), then the odd ones. The plain C path takes the same order, and
+ * every path gives its bits.
  *
  * Threads: a grid's rows are cut into blocks (cloth_grid_block_rows()); the
  * even blocks run in parallel, then the odd ones. A block's springs reach at
@@ -63,27 +63,38 @@ static inline void shorten(const limit_ctx *c, uint32_t i, uint32_t j, float lim
     c->vz[j] -= jz * c->inv_dt;
 }
 
-/* The springs (p, p + di) for p in [begin, end), in order. */
-typedef void run_fn(const limit_ctx *c, uint32_t begin, uint32_t end, uint32_t di, float lim, float lim2);
+/* Springs (p, p + di) of a run [begin, end): every one in order (stride
+ * 1), or those with p - begin of one parity (stride 2, `colour` 0 or 1). */
+typedef void run_fn(const limit_ctx *c, uint32_t begin, uint32_t end, uint32_t di, float lim, float lim2,
+                    uint32_t stride, uint32_t colour);
 
-static void run_plain(const limit_ctx *c, uint32_t begin, uint32_t end, uint32_t di, float lim, float lim2)
+/* The springs of [from, end) in the run's selection, in order. */
+static void plain_tail(const limit_ctx *c, uint32_t begin, uint32_t from, uint32_t end, uint32_t di, float lim,
+                       float lim2, uint32_t stride, uint32_t colour)
 {
-    for (uint32_t p = begin; p < end; ++p) {
-        shorten(c, p, p + di, lim, lim2);
+    for (uint32_t p = from; p < end; ++p) {
+        if (stride == 1u || ((p - begin) & 1u) == colour) {
+            shorten(c, p, p + di, lim, lim2);
+        }
     }
+}
+
+static void run_plain(const limit_ctx *c, uint32_t begin, uint32_t end, uint32_t di, float lim, float lim2,
+                      uint32_t stride, uint32_t colour)
+{
+    plain_tail(c, begin, begin, end, di, lim, lim2, stride, colour);
 }
 
 #if LIMIT_X86
 /* The vector paths compute what shorten() does, operation for operation
- * (no contraction: -ffp-contract=off), so they give its bits.
- *
- * A family along the row, (p, p + 1): neighbouring springs share a particle,
- * so 8 or 16 springs are tested at once and a group with one past the limit
- * is redone in order by shorten() from that spring on (the springs before it
- * are within the limit and nothing has moved them). Across rows, the
- * springs of one row's run share no particle (their ends lie in two
- * different rows), so a group is shortened at once, the lanes within the
- * limit written back unchanged. */
+ * (no contraction: -ffp-contract=off), so they give its bits. The springs
+ * in play in one vector share no particle: across rows a spring's ends lie
+ * in two rows, and along a row only every other spring is in play (stride
+ * 2: AVX2 masks the other lanes off, AVX-512 splits the row, see
+ * along_avx512()). So a vector's springs are shortened at once, each lane
+ * as shorten() would, and the lanes out of play or within the limit are
+ * left as they were. With AVX2 along a row the first ends' store reaches
+ * the second ends of the lanes out of play, so those are loaded after it. */
 /* Spring vectors (x[p + di] - x[p], 8 or 16 lanes) and their squared lengths. */
 __attribute__((target("avx2"))) static inline __m256 group_avx2(const limit_ctx *c, uint32_t p, uint32_t di,
                                                                 __m256 d[3])
@@ -107,46 +118,20 @@ __attribute__((target("avx512f"))) static inline __m512 group_avx512(const limit
                          _mm512_mul_ps(d[2], d[2]));
 }
 
-__attribute__((target("avx2"))) static void run_along_avx2(const limit_ctx *c, uint32_t begin, uint32_t end,
-                                                           uint32_t di, float lim, float lim2)
-{
-    const __m256 l2 = _mm256_set1_ps(lim2);
-    uint32_t p = begin;
-    for (; p + 8u <= end; p += 8u) {
-        __m256 d[3];
-        const unsigned m = (unsigned)_mm256_movemask_ps(_mm256_cmp_ps(group_avx2(c, p, di, d), l2, _CMP_GT_OQ));
-        if (m != 0u) {
-            run_plain(c, p + (uint32_t)__builtin_ctz(m), p + 8u, di, lim, lim2);
-        }
-    }
-    run_plain(c, p, end, di, lim, lim2);
-}
-
-__attribute__((target("avx512f"))) static void run_along_avx512(const limit_ctx *c, uint32_t begin, uint32_t end,
-                                                                uint32_t di, float lim, float lim2)
-{
-    const __m512 l2 = _mm512_set1_ps(lim2);
-    uint32_t p = begin;
-    for (; p + 16u <= end; p += 16u) {
-        __m512 d[3];
-        const unsigned m = _mm512_cmp_ps_mask(group_avx512(c, p, di, d), l2, _CMP_GT_OQ);
-        if (m != 0u) {
-            run_plain(c, p + (uint32_t)__builtin_ctz(m), p + 16u, di, lim, lim2);
-        }
-    }
-    run_plain(c, p, end, di, lim, lim2);
-}
-
-__attribute__((target("avx2"))) static void run_across_avx2(const limit_ctx *c, uint32_t begin, uint32_t end,
-                                                            uint32_t di, float lim, float lim2)
+__attribute__((target("avx2"))) static void run_avx2(const limit_ctx *c, uint32_t begin, uint32_t end, uint32_t di,
+                                                     float lim, float lim2, uint32_t stride, uint32_t colour)
 {
     const __m256 l2 = _mm256_set1_ps(lim2), l = _mm256_set1_ps(lim), inv_dt = _mm256_set1_ps(c->inv_dt);
+    /* lanes k in play: all, or k of the colour's parity (p - begin is a multiple of 8) */
+    const __m256i even = _mm256_setr_epi32(-1, 0, -1, 0, -1, 0, -1, 0);
+    const __m256i odd = _mm256_setr_epi32(0, -1, 0, -1, 0, -1, 0, -1);
+    const __m256 play = _mm256_castsi256_ps(stride == 1u ? _mm256_set1_epi32(-1) : colour == 0u ? even : odd);
     uint32_t p = begin;
     for (; p + 8u <= end; p += 8u) {
         const uint32_t q = p + di;
         __m256 d[3];
         const __m256 len2 = group_avx2(c, p, di, d);
-        __m256 m = _mm256_cmp_ps(len2, l2, _CMP_GT_OQ);
+        __m256 m = _mm256_and_ps(play, _mm256_cmp_ps(len2, l2, _CMP_GT_OQ));
         if (_mm256_movemask_ps(m) == 0) {
             continue;
         }
@@ -158,22 +143,25 @@ __attribute__((target("avx2"))) static void run_across_avx2(const limit_ctx *c, 
         const __m256 ki = _mm256_mul_ps(wi, k), kj = _mm256_mul_ps(wj, k);
         float *const pos[3] = {c->x, c->y, c->z}, *const vel[3] = {c->vx, c->vy, c->vz};
         for (int a = 0; a < 3; ++a) {
-            /* lanes outside `m` are written back as they were */
             const __m256 mi = _mm256_mul_ps(ki, d[a]), mj = _mm256_mul_ps(kj, d[a]);
-            const __m256 xi = _mm256_loadu_ps(pos[a] + p), xj = _mm256_loadu_ps(pos[a] + q);
-            const __m256 vi = _mm256_loadu_ps(vel[a] + p), vj = _mm256_loadu_ps(vel[a] + q);
+            const __m256 xi = _mm256_loadu_ps(pos[a] + p), vi = _mm256_loadu_ps(vel[a] + p);
             _mm256_storeu_ps(pos[a] + p, _mm256_blendv_ps(xi, _mm256_add_ps(xi, mi), m));
-            _mm256_storeu_ps(pos[a] + q, _mm256_blendv_ps(xj, _mm256_sub_ps(xj, mj), m));
             _mm256_storeu_ps(vel[a] + p, _mm256_blendv_ps(vi, _mm256_add_ps(vi, _mm256_mul_ps(mi, inv_dt)), m));
+            const __m256 xj = _mm256_loadu_ps(pos[a] + q), vj = _mm256_loadu_ps(vel[a] + q);
+            _mm256_storeu_ps(pos[a] + q, _mm256_blendv_ps(xj, _mm256_sub_ps(xj, mj), m));
             _mm256_storeu_ps(vel[a] + q, _mm256_blendv_ps(vj, _mm256_sub_ps(vj, _mm256_mul_ps(mj, inv_dt)), m));
         }
     }
-    run_plain(c, p, end, di, lim, lim2);
+    plain_tail(c, begin, p, end, di, lim, lim2, stride, colour);
 }
 
-__attribute__((target("avx512f"))) static void run_across_avx512(const limit_ctx *c, uint32_t begin, uint32_t end,
-                                                                 uint32_t di, float lim, float lim2)
+__attribute__((target("avx512f"))) static void run_avx512(const limit_ctx *c, uint32_t begin, uint32_t end,
+                                                          uint32_t di, float lim, float lim2, uint32_t stride,
+                                                          uint32_t colour)
 {
+    /* runs across rows only (stride 1): along_avx512() takes a row's own */
+    (void)stride;
+    (void)colour;
     const __m512 l2 = _mm512_set1_ps(lim2), l = _mm512_set1_ps(lim), inv_dt = _mm512_set1_ps(c->inv_dt);
     uint32_t p = begin;
     for (; p + 16u <= end; p += 16u) {
@@ -192,6 +180,7 @@ __attribute__((target("avx512f"))) static void run_across_avx512(const limit_ctx
         const __m512 ki = _mm512_mul_ps(wi, k), kj = _mm512_mul_ps(wj, k);
         float *const pos[3] = {c->x, c->y, c->z}, *const vel[3] = {c->vx, c->vy, c->vz};
         for (int a = 0; a < 3; ++a) {
+            /* masked stores: only the lanes in `m` are written */
             const __m512 mi = _mm512_mul_ps(ki, d[a]), mj = _mm512_mul_ps(kj, d[a]);
             _mm512_mask_storeu_ps(pos[a] + p, m, _mm512_add_ps(_mm512_loadu_ps(pos[a] + p), mi));
             _mm512_mask_storeu_ps(pos[a] + q, m, _mm512_sub_ps(_mm512_loadu_ps(pos[a] + q), mj));
@@ -201,7 +190,64 @@ __attribute__((target("avx512f"))) static void run_across_avx512(const limit_ctx
                                   _mm512_sub_ps(_mm512_loadu_ps(vel[a] + q), _mm512_mul_ps(mj, inv_dt)));
         }
     }
-    run_plain(c, p, end, di, lim, lim2);
+    plain_tail(c, begin, p, end, di, lim, lim2, 1u, 0u);
+}
+
+/* Along a row in AVX-512, 16 springs of one colour at a time: the 32
+ * particles from w (w - begin = colour mod 2) hold springs (w + 2m,
+ * w + 2m + 1), m < 16, whose first and second ends are split into two
+ * vectors and joined back for the store. Unlike run_avx512 on stride 2,
+ * no load reads what the store before it wrote in part, which the CPU
+ * cannot forward and waits for. Same arithmetic per lane as shorten(). */
+__attribute__((target("avx512f"))) static void along_avx512(const limit_ctx *c, uint32_t begin, uint32_t end,
+                                                            float lim, float lim2, uint32_t colour)
+{
+    const __m512i even = _mm512_setr_epi32(0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30);
+    const __m512i odd = _mm512_add_epi32(even, _mm512_set1_epi32(1));
+    const __m512i join_lo = _mm512_setr_epi32(0, 16, 1, 17, 2, 18, 3, 19, 4, 20, 5, 21, 6, 22, 7, 23);
+    const __m512i join_hi = _mm512_setr_epi32(8, 24, 9, 25, 10, 26, 11, 27, 12, 28, 13, 29, 14, 30, 15, 31);
+    const __m512 l2 = _mm512_set1_ps(lim2), l = _mm512_set1_ps(lim), inv_dt = _mm512_set1_ps(c->inv_dt);
+    float *const pos[3] = {c->x, c->y, c->z}, *const vel[3] = {c->vx, c->vy, c->vz};
+    for (uint32_t w = begin + colour; w < end; w += 32u) {
+        const uint32_t room = end + 1u - w; /* particles w .. end belong to the run */
+        const __mmask16 mlo = (__mmask16)(room >= 16u ? 0xffffu : (1u << room) - 1u);
+        const __mmask16 mhi = (__mmask16)(room >= 32u ? 0xffffu : room <= 16u ? 0u : (1u << (room - 16u)) - 1u);
+        const uint32_t springs = (end - w + 1u) / 2u; /* w + 2m < end */
+        const __mmask16 live = (__mmask16)(springs >= 16u ? 0xffffu : (1u << springs) - 1u);
+        __m512 xi[3], xj[3], d[3];
+        for (int a = 0; a < 3; ++a) {
+            const __m512 lo = _mm512_maskz_loadu_ps(mlo, pos[a] + w), hi = _mm512_maskz_loadu_ps(mhi, pos[a] + w + 16);
+            xi[a] = _mm512_permutex2var_ps(lo, even, hi);
+            xj[a] = _mm512_permutex2var_ps(lo, odd, hi);
+            d[a] = _mm512_sub_ps(xj[a], xi[a]);
+        }
+        const __m512 len2 = _mm512_add_ps(_mm512_add_ps(_mm512_mul_ps(d[0], d[0]), _mm512_mul_ps(d[1], d[1])),
+                                          _mm512_mul_ps(d[2], d[2]));
+        __mmask16 m = _mm512_mask_cmp_ps_mask(live, len2, l2, _CMP_GT_OQ);
+        if (m == 0) {
+            continue;
+        }
+        const __m512 wlo = _mm512_maskz_loadu_ps(mlo, c->w + w), whi = _mm512_maskz_loadu_ps(mhi, c->w + w + 16);
+        const __m512 wi = _mm512_permutex2var_ps(wlo, even, whi), wj = _mm512_permutex2var_ps(wlo, odd, whi);
+        const __m512 wsum = _mm512_add_ps(wi, wj);
+        m = _mm512_mask_cmp_ps_mask(m, wsum, _mm512_setzero_ps(), _CMP_NEQ_UQ);
+        const __m512 len = _mm512_sqrt_ps(len2);
+        const __m512 k = _mm512_div_ps(_mm512_sub_ps(len, l), _mm512_mul_ps(len, wsum));
+        const __m512 ki = _mm512_mul_ps(wi, k), kj = _mm512_mul_ps(wj, k);
+        for (int a = 0; a < 3; ++a) {
+            const __m512 mi = _mm512_mul_ps(ki, d[a]), mj = _mm512_mul_ps(kj, d[a]);
+            const __m512 ni = _mm512_mask_add_ps(xi[a], m, xi[a], mi), nj = _mm512_mask_sub_ps(xj[a], m, xj[a], mj);
+            _mm512_mask_storeu_ps(pos[a] + w, mlo, _mm512_permutex2var_ps(ni, join_lo, nj));
+            _mm512_mask_storeu_ps(pos[a] + w + 16, mhi, _mm512_permutex2var_ps(ni, join_hi, nj));
+            const __m512 vlo = _mm512_maskz_loadu_ps(mlo, vel[a] + w);
+            const __m512 vhi = _mm512_maskz_loadu_ps(mhi, vel[a] + w + 16);
+            __m512 vi = _mm512_permutex2var_ps(vlo, even, vhi), vj = _mm512_permutex2var_ps(vlo, odd, vhi);
+            vi = _mm512_mask_add_ps(vi, m, vi, _mm512_mul_ps(mi, inv_dt));
+            vj = _mm512_mask_sub_ps(vj, m, vj, _mm512_mul_ps(mj, inv_dt));
+            _mm512_mask_storeu_ps(vel[a] + w, mlo, _mm512_permutex2var_ps(vi, join_lo, vj));
+            _mm512_mask_storeu_ps(vel[a] + w + 16, mhi, _mm512_permutex2var_ps(vi, join_hi, vj));
+        }
+    }
 }
 #endif
 
@@ -211,7 +257,8 @@ typedef struct limit_pass {
     float scale;        /* 1 + max_strain */
     uint32_t block_rows;
     uint32_t colour;    /* 0: even blocks, 1: odd */
-    run_fn *along, *across; /* the springs (p, p + 1) of a row; those to the rows below */
+    run_fn *run;        /* this CPU's vector level */
+    bool along512;      /* along_avx512() for a row's own springs */
 } limit_pass;
 
 static bool limited(cloth_spring_type type)
@@ -236,8 +283,21 @@ static void limit_blocks(uint32_t begin, uint32_t end, uint32_t worker, void *ct
                     continue;
                 }
                 const float lim = pass->scale * cloth->family_rest[f];
-                run_fn *run = cloth_grid_families[f].dr == 0 ? pass->along : pass->across;
-                run(&pass->c, b, e, di, lim, lim * lim);
+                if (cloth_grid_families[f].dr > 0) {
+                    pass->run(&pass->c, b, e, di, lim, lim * lim, 1u, 0u);
+                } else if (di == 1u) { /* along the row: the even springs, then the odd ones */
+                    for (uint32_t colour = 0; colour < 2u; ++colour) {
+#if LIMIT_X86
+                        if (pass->along512) {
+                            along_avx512(&pass->c, b, e, lim, lim * lim, colour);
+                            continue;
+                        }
+#endif
+                        pass->run(&pass->c, b, e, di, lim, lim * lim, 2u, colour);
+                    }
+                } else { /* no such family is limited today; in order, to be safe */
+                    run_plain(&pass->c, b, e, di, lim, lim * lim, 1u, 0u);
+                }
             }
         }
     }
@@ -261,14 +321,13 @@ void cloth_strain_limit_apply(cloth_t *cloth, float dt)
     }
     cloth_particles *p = &cloth->p;
     limit_pass pass = {cloth, {p->x, p->y, p->z, p->vx, p->vy, p->vz, p->w, 1.0f / dt}, 1.0f + cloth->max_strain,
-                       0u, 0u, run_plain, run_plain};
+                       0u, 0u, run_plain, false};
 #if LIMIT_X86
     if (cloth->simd >= CLOTH_SIMD_AVX512) {
-        pass.along = run_along_avx512;
-        pass.across = run_across_avx512;
+        pass.run = run_avx512;
+        pass.along512 = true;
     } else if (cloth->simd >= CLOTH_SIMD_AVX2) {
-        pass.along = run_along_avx2;
-        pass.across = run_across_avx2;
+        pass.run = run_avx2;
     }
 #endif
     if (cloth->tris != NULL) {
