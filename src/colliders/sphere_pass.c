@@ -130,6 +130,9 @@ __attribute__((target("avx2"))) static uint32_t sphere_avx2(const sphere_args *a
         const __m256 inside = _mm256_cmp_ps(d2, reach2, _CMP_LT_OQ);
         const __m256 hit = _mm256_and_ps(_mm256_and_ps(inside, _mm256_cmp_ps(w, zero, _CMP_GT_OQ)),
                                          _mm256_castsi256_ps(live));
+        if (_mm256_movemask_ps(hit) == 0) {
+            continue; /* nothing to write: skip the square roots and divisions */
+        }
         const __m256 d = _mm256_sqrt_ps(SEL256(inside, d2, zero));
         const __m256 centre = _mm256_cmp_ps(d, zero, _CMP_NGT_UQ);
         const __m256 safe_d = SEL256(centre, one, d);
@@ -195,6 +198,9 @@ __attribute__((target("avx512f"))) static uint32_t sphere_avx512(const sphere_ar
         const __m512 d2 = cloth_dot3_512(dx, dy, dz, dx, dy, dz);
         const __mmask16 inside = _mm512_cmp_ps_mask(d2, reach2, _CMP_LT_OQ);
         const __mmask16 hit = _mm512_mask_cmp_ps_mask((__mmask16)(inside & live), w, zero, _CMP_GT_OQ);
+        if (hit == 0) {
+            continue; /* as in sphere_avx2 */
+        }
         const __m512 d = _mm512_sqrt_ps(_mm512_mask_blend_ps(inside, zero, d2));
         const __mmask16 centre = _mm512_cmp_ps_mask(d, zero, _CMP_NGT_UQ);
         const __m512 safe_d = _mm512_mask_blend_ps(centre, d, one);
