@@ -379,20 +379,7 @@ static void test_other_integrators(void)
     enum { M = 20 };
     static float pos[M * M * 3];
     static uint32_t tris[(M - 1) * (M - 1) * 6];
-    uint32_t t = 0;
-    for (uint32_t r = 0; r < M; ++r) {
-        for (uint32_t c = 0; c < M; ++c) {
-            pos[3u * (r * M + c)] = 0.03f * (float)c;
-            pos[3u * (r * M + c) + 1u] = 0.0f;
-            pos[3u * (r * M + c) + 2u] = 0.03f * (float)r;
-            if (r + 1u < M && c + 1u < M) {
-                const uint32_t i = r * M + c;
-                const uint32_t quad[6] = {i, i + M, i + 1u, i + 1u, i + M, i + M + 1u};
-                memcpy(&tris[t], quad, sizeof quad);
-                t += 6u;
-            }
-        }
-    }
+    const uint32_t triangles = test_flat_mesh(M, M, 0.03f, pos, tris);
     run a, b;
     for (int pass = 0; pass < 2; ++pass) {
         cloth_mesh_desc desc;
@@ -400,7 +387,7 @@ static void test_other_integrators(void)
         desc.positions = pos;
         desc.vertex_count = M * M;
         desc.triangles = tris;
-        desc.triangle_count = t / 3u;
+        desc.triangle_count = triangles;
         cloth_t *cloth = NULL;
         CHECK_OK(cloth_create_mesh(&desc, &cloth));
         if (cloth == NULL) {

@@ -94,27 +94,17 @@ enum { MESH_COLS = 7, MESH_ROWS = 6 };
 static cloth_status make_mesh_scene(int kind, scene *s)
 {
     float pos[3 * MESH_COLS * MESH_ROWS], inv[MESH_COLS * MESH_ROWS];
-    uint32_t tris[6 * (MESH_COLS - 1) * (MESH_ROWS - 1)], t = 0;
-    for (uint32_t r = 0; r < MESH_ROWS; ++r) {
-        for (uint32_t c = 0; c < MESH_COLS; ++c) {
-            const uint32_t i = r * MESH_COLS + c;
-            pos[3u * i] = 0.05f * (float)c;
-            pos[3u * i + 1u] = 0.0f;
-            pos[3u * i + 2u] = 0.05f * (float)r;
-            inv[i] = i == 0u ? 0.0f : 100.0f;
-            if (r + 1u < MESH_ROWS && c + 1u < MESH_COLS) {
-                const uint32_t quad[6] = {i, i + MESH_COLS, i + 1u, i + 1u, i + MESH_COLS, i + MESH_COLS + 1u};
-                memcpy(&tris[t], quad, sizeof quad);
-                t += 6u;
-            }
-        }
+    uint32_t tris[6 * (MESH_COLS - 1) * (MESH_ROWS - 1)];
+    const uint32_t triangles = test_flat_mesh(MESH_ROWS, MESH_COLS, 0.05f, pos, tris);
+    for (uint32_t i = 0; i < MESH_COLS * MESH_ROWS; ++i) {
+        inv[i] = i == 0u ? 0.0f : 100.0f;
     }
     cloth_mesh_desc desc;
     cloth_mesh_desc_init(&desc);
     desc.positions = pos;
     desc.vertex_count = MESH_COLS * MESH_ROWS;
     desc.triangles = tris;
-    desc.triangle_count = t / 3u;
+    desc.triangle_count = triangles;
     desc.inverse_masses = inv;
     s->cols = MESH_COLS;
     cloth_status st = cloth_create_mesh(&desc, &s->cloth);

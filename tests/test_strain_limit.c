@@ -32,7 +32,6 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 
 #define DT (1.0f / 60.0f)
 
@@ -219,26 +218,14 @@ static void test_converges(void)
     /* a mesh: a 12 x 12 grid's vertices with its quads cut in two */
     enum { M = 12 };
     float pos[3 * M * M];
-    uint32_t tris[6 * (M - 1) * (M - 1)], t = 0;
-    for (uint32_t r = 0; r < M; ++r) {
-        for (uint32_t c = 0; c < M; ++c) {
-            pos[3 * (r * M + c)] = 0.1f * (float)c;
-            pos[3 * (r * M + c) + 1] = 0.0f;
-            pos[3 * (r * M + c) + 2] = 0.1f * (float)r;
-            if (r + 1u < M && c + 1u < M) {
-                const uint32_t i = r * M + c;
-                const uint32_t quad[6] = {i, i + M, i + 1u, i + 1u, i + M, i + M + 1u};
-                memcpy(tris + t, quad, sizeof quad);
-                t += 6u;
-            }
-        }
-    }
+    uint32_t tris[6 * (M - 1) * (M - 1)];
+    const uint32_t triangles = test_flat_mesh(M, M, 0.1f, pos, tris);
     cloth_mesh_desc desc;
     cloth_mesh_desc_init(&desc);
     desc.positions = pos;
     desc.vertex_count = M * M;
     desc.triangles = tris;
-    desc.triangle_count = t / 3u;
+    desc.triangle_count = triangles;
     cloth_t *mesh = NULL;
     CHECK_OK(cloth_create_mesh(&desc, &mesh));
     if (mesh != NULL) {

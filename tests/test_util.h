@@ -48,6 +48,30 @@ static int test_checks;
 
 #define CHECK_OK(call) CHECK_STATUS(call, CLOTH_OK)
 
+/* A flat rows x cols sheet as a mesh: vertex (r, c) at (spacing c, 0,
+ * spacing r), index r cols + c, each cell cut into two triangles. `pos`
+ * holds 3 rows cols floats, `tris` 6 (rows - 1)(cols - 1) indices. Returns
+ * the triangle count. */
+static inline uint32_t test_flat_mesh(uint32_t rows, uint32_t cols, float spacing, float *pos, uint32_t *tris)
+{
+    uint32_t t = 0;
+    for (uint32_t r = 0; r < rows; ++r) {
+        for (uint32_t c = 0; c < cols; ++c) {
+            const uint32_t i = r * cols + c;
+            pos[3u * i] = spacing * (float)c;
+            pos[3u * i + 1u] = 0.0f;
+            pos[3u * i + 2u] = spacing * (float)r;
+            if (r + 1u < rows && c + 1u < cols) {
+                const uint32_t quad[6] = {i, i + cols, i + 1u, i + 1u, i + cols, i + cols + 1u};
+                for (int k = 0; k < 6; ++k) {
+                    tris[t++] = quad[k];
+                }
+            }
+        }
+    }
+    return t / 3u;
+}
+
 static inline int test_finish(const char *name)
 {
     if (test_checks == 0) {
