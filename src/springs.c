@@ -7,6 +7,7 @@
  * row-range thread split want. A mesh lists its springs, sorted by type.
  */
 #include "cloth_internal.h"
+#include "platform/target.h"
 
 /* Grouped by type so that cloth_get_springs() lists types in order. */
 const cloth_grid_family cloth_grid_families[CLOTH_GRID_FAMILIES] = {
@@ -113,9 +114,9 @@ static inline void spring_force(const cloth_particles *p, uint32_t i, uint32_t j
  * scattered them: family by family, and in each family first the spring the
  * particle ends (it starts a row or a column earlier), then the one it
  * starts. So the forces have the same bits as visiting the springs one by
- * one. A spring with coincident ends adds nothing. The loops are compiled for the baseline
- * and for AVX2 (chosen by platform/simd.c, as PBD's gather), the same
- * operations in each.
+ * one. A spring with coincident ends adds nothing. The loops are compiled
+ * for the baseline and for AVX2 (platform/target.h; chosen by
+ * platform/simd.c, as PBD's gather), the same operations in each.
  */
 #define FORCE_PARAMS                                                                                                 \
     float *restrict fx, float *restrict fy, float *restrict fz, const float *restrict x, const float *restrict y,    \
@@ -123,7 +124,7 @@ static inline void spring_force(const cloth_particles *p, uint32_t i, uint32_t j
         uint32_t begin, uint32_t end, uint32_t di, float rest, float k, float beta
 #define FORCE_ARGS fx, fy, fz, x, y, z, vx, vy, vz, begin, end, di, rest, k, beta
 
-__attribute__((always_inline)) static inline void force_body(FORCE_PARAMS, bool second)
+static CLOTH_INLINE_ALWAYS void force_body(FORCE_PARAMS, bool second)
 {
     const float inv_rest = 1.0f / rest;
     for (uint32_t p = begin; p < end; ++p) {
@@ -170,19 +171,16 @@ static void force_second_plain(FORCE_PARAMS)
     force_body(FORCE_ARGS, true);
 }
 
-#if (defined(__x86_64__) || defined(__i386__)) && (defined(__GNUC__) || defined(__clang__))
-#define SPRINGS_X86 1
-__attribute__((target("avx2"))) static void force_first_avx2(FORCE_PARAMS)
+#if CLOTH_TARGET_X86
+CLOTH_TARGET_AVX2 static void force_first_avx2(FORCE_PARAMS)
 {
     force_body(FORCE_ARGS, false);
 }
 
-__attribute__((target("avx2"))) static void force_second_avx2(FORCE_PARAMS)
+CLOTH_TARGET_AVX2 static void force_second_avx2(FORCE_PARAMS)
 {
     force_body(FORCE_ARGS, true);
 }
-#else
-#define SPRINGS_X86 0
 #endif
 
 typedef struct force_pass {
@@ -215,11 +213,10 @@ static void force_rows(uint32_t begin, uint32_t end, uint32_t worker, void *ctx)
     }
 }
 
-
 static void accumulate_grid(cloth_t *cloth)
 {
     force_pass pass = {cloth, force_first_plain, force_second_plain};
-#if SPRINGS_X86
+#if CLOTH_TARGET_X86
     if (cloth->simd >= CLOTH_SIMD_AVX2) {
         pass.first = force_first_avx2;
         pass.second = force_second_avx2;

@@ -19,16 +19,7 @@
 #include "shapes.h"
 
 #include "platform/target.h"
-
-
-#if (defined(__x86_64__) || defined(__i386__)) && (defined(__GNUC__) || defined(__clang__))
-#define SPHERE_X86 1
-#include <immintrin.h>
-
 #include "platform/vec3.h"
-#else
-#define SPHERE_X86 0
-#endif
 
 /* Chunks with no particle inside the sphere are skipped after one cheap
  * pass; on a typical cloth most of it is nowhere near the ball. */
@@ -100,7 +91,7 @@ static uint32_t sphere_scalar(const sphere_args *a, uint32_t begin, uint32_t end
     return hits;
 }
 
-#if SPHERE_X86
+#if CLOTH_TARGET_X86
 
 /* -v exactly, as the plain path's unary minus (0 - v would turn -0 into +0) */
 #define NEG256(v) _mm256_xor_ps((v), _mm256_set1_ps(-0.0f))
@@ -241,12 +232,12 @@ __attribute__((target("avx512f"))) static uint32_t sphere_avx512(const sphere_ar
     return hits;
 }
 
-#endif /* SPHERE_X86 */
+#endif /* CLOTH_TARGET_X86 */
 
 /* The path for this CPU (platform/simd.c). */
 static sphere_fn *sphere_path(cloth_simd level)
 {
-#if SPHERE_X86
+#if CLOTH_TARGET_X86
     switch (level) {
     case CLOTH_SIMD_AVX512:
         return sphere_avx512;

@@ -21,12 +21,7 @@
  */
 #include "cloth_internal.h"
 
-#if (defined(__x86_64__) || defined(__i386__)) && (defined(__GNUC__) || defined(__clang__))
-#define LIMIT_X86 1
-#include <immintrin.h>
-#else
-#define LIMIT_X86 0
-#endif
+#include "platform/target.h"
 
 /* What one pass needs; `lim` is (1 + max_strain) L0 of the spring at hand. */
 typedef struct limit_ctx {
@@ -85,7 +80,7 @@ static void run_plain(const limit_ctx *c, uint32_t begin, uint32_t end, uint32_t
     plain_tail(c, begin, begin, end, di, lim, lim2, stride, colour);
 }
 
-#if LIMIT_X86
+#if CLOTH_TARGET_X86
 /* The vector paths compute what shorten() does, operation for operation
  * (no contraction: -ffp-contract=off), so they give its bits. The springs
  * in play in one vector share no particle: across rows a spring's ends lie
@@ -287,7 +282,7 @@ static void limit_blocks(uint32_t begin, uint32_t end, uint32_t worker, void *ct
                     pass->run(&pass->c, b, e, di, lim, lim * lim, 1u, 0u);
                 } else if (di == 1u) { /* along the row: the even springs, then the odd ones */
                     for (uint32_t colour = 0; colour < 2u; ++colour) {
-#if LIMIT_X86
+#if CLOTH_TARGET_X86
                         if (pass->along512) {
                             along_avx512(&pass->c, b, e, lim, lim * lim, colour);
                             continue;
@@ -322,7 +317,7 @@ void cloth_strain_limit_apply(cloth_t *cloth, float dt)
     cloth_particles *p = &cloth->p;
     limit_pass pass = {cloth, {p->x, p->y, p->z, p->vx, p->vy, p->vz, p->w, 1.0f / dt}, 1.0f + cloth->max_strain,
                        0u, 0u, run_plain, false};
-#if LIMIT_X86
+#if CLOTH_TARGET_X86
     if (cloth->simd >= CLOTH_SIMD_AVX512) {
         pass.run = run_avx512;
         pass.along512 = true;

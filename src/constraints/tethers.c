@@ -49,7 +49,6 @@
  * step does not fail for want of memory it did not ask for. */
 struct cloth_tethers {
     float scale;
-    cloth_simd simd; /* which build of the batch loops runs */
     uint32_t *pin;      /* K per particle: particle index of a pin, NO_PIN after the last; NULL: no table */
     float *rest;        /* K per particle: rest distance to that pin, m */
     size_t table_bytes; /* of the block pin and rest share */
@@ -132,7 +131,6 @@ cloth_status cloth_set_tethers(cloth_t *cloth, float scale)
             return CLOTH_ERR_OUT_OF_MEMORY;
         }
         memset(t, 0, sizeof *t);
-        t->simd = CLOTH_TARGET_X86 ? cloth->simd : CLOTH_SIMD_SCALAR;
     }
     /* A table needed now is allocated now, so that running out of memory is
      * reported here rather than absorbed by a slower step. */
@@ -764,12 +762,12 @@ CLOTH_TARGET_AVX512 static void solve_avx512(lanes *b)
 }
 #endif
 
-static void lanes_init(lanes *b, uint32_t pins, const struct cloth_tethers *t, const struct grid_pins *grid)
+static void lanes_init(lanes *b, uint32_t pins, const cloth_t *cloth, const struct grid_pins *grid)
 {
     b->n = 0u;
     b->pins = pins;
-    b->scale = t->scale;
-    b->simd = t->simd;
+    b->scale = cloth->tethers->scale;
+    b->simd = cloth->simd;
     b->grid = grid;
 }
 
@@ -877,8 +875,8 @@ static void constrain(cloth_particles *pt, lanes *one, lanes *two, uint32_t i, c
 static void table_range(cloth_t *cloth, const struct cloth_tethers *t, uint32_t begin, uint32_t end)
 {
     lanes one, two;
-    lanes_init(&one, 1u, t, NULL);
-    lanes_init(&two, 2u, t, NULL);
+    lanes_init(&one, 1u, cloth, NULL);
+    lanes_init(&two, 2u, cloth, NULL);
     for (uint32_t i = begin; i < end; ++i) {
         const size_t at = (size_t)K * i;
         if (t->pin[at] != NO_PIN) {
@@ -896,8 +894,8 @@ static void scan_range(cloth_t *cloth, const struct cloth_tethers *t, uint32_t b
     float rest[K];
     const float scale = t->scale;
     lanes one, two;
-    lanes_init(&one, 1u, t, NULL);
-    lanes_init(&two, 2u, t, NULL);
+    lanes_init(&one, 1u, cloth, NULL);
+    lanes_init(&two, 2u, cloth, NULL);
     for (uint32_t i = begin; i < end; ++i) {
         if (cloth->p.w[i] != 0.0f) {
             nearest_pins(cloth, i, pin, rest);
@@ -1145,7 +1143,7 @@ static void grid_range(cloth_t *cloth, const struct cloth_tethers *t, uint32_t b
     grid_pins g;
     grid_pins_init(cloth, scale, &g);
     lanes batch;
-    lanes_init(&batch, g.n, t, &g);
+    lanes_init(&batch, g.n, cloth, &g);
     int32_t flag[CHUNK];
     const uint32_t cols = cloth->cols;
     for (uint32_t i = begin; i < end;) {
@@ -1160,8 +1158,8 @@ static void grid_range(cloth_t *cloth, const struct cloth_tethers *t, uint32_t b
             any = true;
         } else {
 #if CLOTH_TARGET_X86
-            any = t->simd >= CLOTH_SIMD_AVX512 ? flag_avx512(&cloth->p, &g, (int32_t)r, (int32_t)c, i, len, flag)
-                  : t->simd >= CLOTH_SIMD_AVX2 ? flag_avx2(&cloth->p, &g, (int32_t)r, (int32_t)c, i, len, flag)
+            any = cloth->simd >= CLOTH_SIMD_AVX512 ? flag_avx512(&cloth->p, &g, (int32_t)r, (int32_t)c, i, len, flag)
+                  : cloth->simd >= CLOTH_SIMD_AVX2 ? flag_avx2(&cloth->p, &g, (int32_t)r, (int32_t)c, i, len, flag)
                                                : flag_plain(&cloth->p, &g, (int32_t)r, (int32_t)c, i, len, flag);
 #else
             any = flag_plain(&cloth->p, &g, (int32_t)r, (int32_t)c, i, len, flag);

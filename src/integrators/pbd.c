@@ -14,9 +14,9 @@
  * visited in, and a pass is one data-parallel sweep.
  */
 #include "cloth_internal.h"
+#include "platform/target.h"
 
 #include <string.h>
-
 
 /* DX..DZ: each particle's displacement over the substep, kept apart from the
  * position so that the velocity d / h does not lose digits to the position's
@@ -97,7 +97,7 @@ static void propose_mesh(const cloth_t *cloth, const cloth_step_view *s, float *
         uint32_t di, float rest, float stiffness
 #define GATHER_ARGS sx, sy, sz, sn, x, y, z, w, begin, end, di, rest, stiffness
 
-__attribute__((always_inline)) static inline void gather_body(GATHER_PARAMS, bool second)
+static CLOTH_INLINE_ALWAYS void gather_body(GATHER_PARAMS, bool second)
 {
     for (uint32_t p = begin; p < end; ++p) {
         const uint32_t i = second ? p - di : p, j = second ? p : p + di;
@@ -133,19 +133,16 @@ static void gather_second_plain(GATHER_PARAMS)
     gather_body(GATHER_ARGS, true);
 }
 
-#if (defined(__x86_64__) || defined(__i386__)) && (defined(__GNUC__) || defined(__clang__))
-#define PBD_X86 1
-__attribute__((target("avx2"))) static void gather_first_avx2(GATHER_PARAMS)
+#if CLOTH_TARGET_X86
+CLOTH_TARGET_AVX2 static void gather_first_avx2(GATHER_PARAMS)
 {
     gather_body(GATHER_ARGS, false);
 }
 
-__attribute__((target("avx2"))) static void gather_second_avx2(GATHER_PARAMS)
+CLOTH_TARGET_AVX2 static void gather_second_avx2(GATHER_PARAMS)
 {
     gather_body(GATHER_ARGS, true);
 }
-#else
-#define PBD_X86 0
 #endif
 
 typedef struct pbd_pass {
@@ -235,7 +232,7 @@ static cloth_status pbd_step(void *user, void *state, const cloth_step_view *s)
         s->z[i] += dz;
     }
     pbd_pass pass = {cloth, s, a, weight, gather_first_plain, gather_second_plain};
-#if PBD_X86
+#if CLOTH_TARGET_X86
     if (cloth->tris == NULL && cloth->simd >= CLOTH_SIMD_AVX2) {
         pass.first = gather_first_avx2;
         pass.second = gather_second_avx2;

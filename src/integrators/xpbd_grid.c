@@ -30,6 +30,9 @@
 
 #include <string.h>
 
+struct grid_pass;
+typedef void span_fn(const struct grid_pass *p, uint32_t begin, uint32_t end);
+
 typedef struct grid_pass {
     const cloth_t *cloth;
     const cloth_step_view *view;
@@ -37,6 +40,7 @@ typedef struct grid_pass {
     float gx, gy, gz, h, decay, inv_h;
     uint32_t block_rows, blocks, parity;
     bool first_pass, last_pass; /* the sweep's first colour pass predicts, its last finishes */
+    span_fn *predict, *finish;  /* their loops at the cloth's vector level */
     float alpha_tilde[CLOTH_GRID_FAMILIES]; /* infinite: the family is off */
     float gamma[CLOTH_GRID_FAMILIES];
     float one_plus_gamma[CLOTH_GRID_FAMILIES];
@@ -156,17 +160,7 @@ static void predict_span(const grid_pass *p, uint32_t begin, uint32_t end)
 {
     const cloth_step_view *s = p->view;
     const cloth_t *cloth = p->cloth;
-#if CLOTH_TARGET_X86
-    if (cloth->simd >= CLOTH_SIMD_AVX512) {
-        predict_avx512(p, begin, end);
-    } else if (cloth->simd >= CLOTH_SIMD_AVX2) {
-        predict_avx2(p, begin, end);
-    } else {
-        predict_plain(p, begin, end);
-    }
-#else
-    predict_plain(p, begin, end);
-#endif
+    p->predict(p, begin, end);
     for (uint32_t k = 0; k < cloth->pin_count; ++k) {
         const uint32_t i = cloth->pins[k].index;
         if (i >= begin && i < end) {
@@ -181,22 +175,6 @@ static void predict_span(const grid_pass *p, uint32_t begin, uint32_t end)
             memset(solver->lambda + slot * solver->stride + begin, 0, (size_t)(end - begin) * sizeof(float));
         }
     }
-}
-
-static void finish_span(const grid_pass *p, uint32_t begin, uint32_t end)
-{
-#if CLOTH_TARGET_X86
-    const cloth_simd level = p->cloth->simd;
-    if (level >= CLOTH_SIMD_AVX512) {
-        finish_avx512(p, begin, end);
-    } else if (level >= CLOTH_SIMD_AVX2) {
-        finish_avx2(p, begin, end);
-    } else {
-        finish_plain(p, begin, end);
-    }
-#else
-    finish_plain(p, begin, end);
-#endif
 }
 
 /* Every spring whose first end is in row r. */
@@ -263,7 +241,7 @@ static void finish_block(const grid_pass *p, uint32_t b)
 {
     uint32_t begin, end;
     block_particles(p, b, &begin, &end);
-    finish_span(p, begin, end);
+    p->finish(p, begin, end);
 }
 
 /* Items are the blocks of one colour: item k is block b = 2 k + parity.
@@ -324,6 +302,17 @@ cloth_status cloth_xpbd_grid_step(const xpbd_grid_solver *solver, const cloth_st
     p.decay = s->velocity_decay;
     p.inv_h = 1.0f / h;
     p.block_rows = cloth_grid_block_rows(cloth->rows);
+    p.predict = predict_plain;
+    p.finish = finish_plain;
+#if CLOTH_TARGET_X86
+    if (cloth->simd >= CLOTH_SIMD_AVX512) {
+        p.predict = predict_avx512;
+        p.finish = finish_avx512;
+    } else if (cloth->simd >= CLOTH_SIMD_AVX2) {
+        p.predict = predict_avx2;
+        p.finish = finish_avx2;
+    }
+#endif
     for (uint32_t f = 0; f < CLOTH_GRID_FAMILIES; ++f) {
         const cloth_spring_type t = cloth_grid_families[f].type;
         const float kh2 = cloth->stiffness[t] * h * h;

@@ -22,14 +22,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#if (defined(__x86_64__) || defined(__i386__)) && (defined(__GNUC__) || defined(__clang__))
-#define XPBD_X86 1
-#include <immintrin.h>
-
+#include "platform/target.h"
 #include "platform/vec3.h"
-#else
-#define XPBD_X86 0
-#endif
 
 static inline bool in_colour(const xpbd_span *s, uint32_t i)
 {
@@ -71,7 +65,7 @@ static void span_scalar(const xpbd_span *s)
     }
 }
 
-#if XPBD_X86
+#if CLOTH_TARGET_X86
 
 /*
  * Both vector paths share one shape. A vector holds springs whose ends are
@@ -476,11 +470,11 @@ __attribute__((target("avx512f"))) static void span_avx512(const xpbd_span *s)
     }
 }
 
-#endif /* XPBD_X86 */
+#endif /* CLOTH_TARGET_X86 */
 
 xpbd_span_fn *cloth_xpbd_span_kernel(cloth_simd level)
 {
-#if XPBD_X86
+#if CLOTH_TARGET_X86
     switch (level) {
     case CLOTH_SIMD_AVX512:
         return span_avx512;

@@ -7,6 +7,7 @@
  * Every path gives the plain C path's bits, so the choice changes speed only.
  */
 #include "cloth_internal.h"
+#include "platform/target.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -14,7 +15,7 @@
 cloth_simd cloth_simd_level(void)
 {
     cloth_simd best = CLOTH_SIMD_SCALAR;
-#if (defined(__x86_64__) || defined(__i386__)) && (defined(__GNUC__) || defined(__clang__))
+#if CLOTH_TARGET_X86
     __builtin_cpu_init();
     if (__builtin_cpu_supports("avx512f")) {
         best = CLOTH_SIMD_AVX512;

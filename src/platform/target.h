@@ -1,6 +1,7 @@
 /*
- * Compiling a plain C loop again for a wider vector level, picked at run
- * time by cloth->simd (platform/simd.c). The loop's body is written once, as
+ * Whether this build can target x86 vector levels (CLOTH_TARGET_X86, which
+ * every SIMD path tests), and compiling a plain C loop again for a wider
+ * vector level, picked at run time by cloth->simd (platform/simd.c). The loop's body is written once, as
  * an always-inline function, and wrapped by one function per level:
  *
  *     CLOTH_TARGET_AVX2 static void f_avx2(...) { f_body(...); }
@@ -18,6 +19,7 @@
 
 #if (defined(__x86_64__) || defined(__i386__)) && (defined(__GNUC__) || defined(__clang__))
 #define CLOTH_TARGET_X86 1
+#include <immintrin.h> /* for the hand-written paths */
 #define CLOTH_INLINE_ALWAYS inline __attribute__((always_inline))
 #define CLOTH_TARGET_AVX2 __attribute__((target("avx2")))
 #if defined(__clang__)

@@ -6,8 +6,9 @@
 #ifndef CLOTHSIM_PLATFORM_VEC3_H
 #define CLOTHSIM_PLATFORM_VEC3_H
 
-#if (defined(__x86_64__) || defined(__i386__)) && (defined(__GNUC__) || defined(__clang__))
-#include <immintrin.h>
+#include "platform/target.h"
+
+#if CLOTH_TARGET_X86
 
 __attribute__((target("avx2"), always_inline)) static inline __m256 cloth_dot3_256(__m256 ax, __m256 ay, __m256 az,
                                                                                       __m256 bx, __m256 by, __m256 bz)
