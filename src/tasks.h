@@ -35,6 +35,14 @@ static inline uint32_t cloth_grid_block_rows(uint32_t rows)
     return b < 4u ? 4u : b;
 }
 
+/* Fewest blocks of `block_rows` rows of `cols` particles in a range handed
+ * to a thread (CLOTH_PARTICLES_PER_RANGE particles, or one block if larger). */
+static inline uint32_t cloth_grid_min_blocks(uint32_t block_rows, uint32_t cols)
+{
+    const uint32_t per_block = block_rows * cols;
+    return per_block >= CLOTH_PARTICLES_PER_RANGE ? 1u : CLOTH_PARTICLES_PER_RANGE / per_block;
+}
+
 /* The particles [*first, *last) of items [begin, end) of a `count`-particle pass. */
 static inline void cloth_item_particles(uint32_t begin, uint32_t end, uint32_t count, uint32_t *first,
                                         uint32_t *last)

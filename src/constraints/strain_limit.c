@@ -333,8 +333,7 @@ void cloth_strain_limit_apply(cloth_t *cloth, float dt)
     }
     pass.block_rows = cloth_grid_block_rows(cloth->rows);
     const uint32_t blocks = (cloth->rows + pass.block_rows - 1u) / pass.block_rows;
-    const uint32_t block_particles = pass.block_rows * cloth->cols;
-    const uint32_t min_blocks = (CLOTH_PARTICLES_PER_RANGE + block_particles - 1u) / block_particles;
+    const uint32_t min_blocks = cloth_grid_min_blocks(pass.block_rows, cloth->cols);
     for (uint32_t it = 0; it < passes; ++it) {
         for (uint32_t colour = 0; colour < 2u; ++colour) {
             pass.colour = colour;

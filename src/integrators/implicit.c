@@ -295,9 +295,7 @@ static void springs_apply(const implicit_state *st, const cloth_t *cloth, const 
     if (cloth->tris == NULL) {
         scatter_pass sp = {st, cloth, scale, in, out, cloth_grid_block_rows(cloth->rows), 0u};
         const uint32_t blocks = (cloth->rows + sp.block_rows - 1u) / sp.block_rows;
-        const uint32_t per_block = sp.block_rows * cloth->cols;
-        const uint32_t min_blocks =
-            per_block >= CLOTH_PARTICLES_PER_RANGE ? 1u : CLOTH_PARTICLES_PER_RANGE / per_block;
+        const uint32_t min_blocks = cloth_grid_min_blocks(sp.block_rows, cloth->cols);
         for (sp.parity = 0u; sp.parity < 2u; ++sp.parity) {
             cloth_parallel_for(cloth, scatter_blocks, (blocks + 1u - sp.parity) / 2u, min_blocks, &sp);
         }

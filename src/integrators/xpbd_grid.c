@@ -326,8 +326,7 @@ cloth_status cloth_xpbd_grid_step(const xpbd_grid_solver *solver, const cloth_st
     }
 
     p.blocks = (cloth->rows + p.block_rows - 1u) / p.block_rows;
-    const uint32_t per_block = p.block_rows * cloth->cols;
-    const uint32_t min_blocks = per_block >= CLOTH_PARTICLES_PER_RANGE ? 1u : CLOTH_PARTICLES_PER_RANGE / per_block;
+    const uint32_t min_blocks = cloth_grid_min_blocks(p.block_rows, cloth->cols);
     for (uint32_t it = 0; it < s->iterations; ++it) {
         for (p.parity = 0u; p.parity < 2u; ++p.parity) {
             const uint32_t items = (p.blocks + 1u - p.parity) / 2u;
