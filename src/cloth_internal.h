@@ -172,6 +172,8 @@ struct cloth {
     /* constraints/strain_limit.c: cloth_set_strain_limit(); off while 0 passes */
     float max_strain;
     uint32_t strain_passes;
+    struct cloth_strain_levels *strain_levels; /* strain_levels.c: a grid's coarse levels while the limit is on */
+    bool strain_levels_stale;                  /* their node masses, after a pin or mass change */
 };
 
 /* platform/alloc.c */
@@ -260,6 +262,19 @@ void cloth_tethers_free(cloth_t *cloth);
 /* constraints/strain_limit.c: the step's limiting passes, after its last
  * substep (a no-op while off); dt is the step's. */
 void cloth_strain_limit_apply(cloth_t *cloth, float dt);
+/* constraints/strain_levels.c: a grid's coarse levels for the limit (none
+ * for a mesh or a small grid); one coarse-to-fine sweep of them, moving the
+ * particles and their velocities (inv_dt); their memory. */
+cloth_status cloth_strain_levels_alloc(cloth_t *cloth);
+void cloth_strain_levels_apply(cloth_t *cloth, float scale, float inv_dt);
+void cloth_strain_levels_free(cloth_t *cloth);
+
+/* Pins or inverse masses changed: what is made from them is made again at the next step. */
+static inline void cloth_masses_changed(cloth_t *cloth)
+{
+    cloth->tethers_dirty = true;
+    cloth->strain_levels_stale = true;
+}
 
 /* integrators/xpbd.c: make or free the grid solver's lambdas after
  * cloth_set_iterations() (they exist only with more than one iteration). */

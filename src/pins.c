@@ -54,7 +54,7 @@ cloth_status cloth_pin(cloth_t *cloth, uint32_t index, const float target[3])
             }
         }
         pin = &cloth->pins[cloth->pin_count++];
-        cloth->tethers_dirty = true;
+        cloth_masses_changed(cloth);
         pin->index = index;
         pin->w_free = cloth->p.w[index];
         cloth->p.w[index] = 0.0f;
@@ -81,7 +81,7 @@ cloth_status cloth_unpin(cloth_t *cloth, uint32_t index)
     cloth_pin_rec *pin = find_pin(cloth, index);
     if (pin != NULL) {
         cloth->p.w[index] = pin->w_free;
-        cloth->tethers_dirty = true;
+        cloth_masses_changed(cloth);
         *pin = cloth->pins[--cloth->pin_count]; /* order of pins does not matter */
     }
     return CLOTH_OK;

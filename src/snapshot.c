@@ -389,7 +389,7 @@ static void commit(cloth_t *cloth, const unsigned char *b, cloth_pin_rec *new_pi
     /* the tether table is a function of the pins and inverse masses, both
      * just replaced: rebuilt at the next step, to the same table a cloth
      * that never saved holds */
-    cloth->tethers_dirty = true;
+    cloth_masses_changed(cloth);
     for (uint32_t k = 0; k < cloth->collider_count; ++k, p += COLLIDER_BYTES) {
         float f[COLLIDER_FLOATS];
         read_floats(p + 8, f, COLLIDER_FLOATS);

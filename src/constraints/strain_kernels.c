@@ -1,0 +1,283 @@
+/*
+ * The strain limit's loops over runs of springs (strain_kernels.h): plain C,
+ * and AVX2 and AVX-512 copies picked at run time that give its bits.
+ */
+#include "strain_kernels.h"
+
+#include "platform/target.h"
+
+/* Shorten spring (i, j) to `lim` if it is longer (lim2 = lim * lim). */
+static inline void shorten(const limit_ctx *c, uint32_t i, uint32_t j, float lim, float lim2)
+{
+    const float dx = c->x[j] - c->x[i], dy = c->y[j] - c->y[i], dz = c->z[j] - c->z[i];
+    const float len2 = dx * dx + dy * dy + dz * dz;
+    const float wi = c->w[i], wj = c->w[j], wsum = wi + wj;
+    if (!(len2 > lim2) || wsum == 0.0f) {
+        return; /* within the limit (or NaN, which the step's check catches), or two pins */
+    }
+    const float len = sqrtf(len2);
+    const float k = (len - lim) / (len * wsum);
+    const float ix = wi * k * dx, iy = wi * k * dy, iz = wi * k * dz;
+    const float jx = wj * k * dx, jy = wj * k * dy, jz = wj * k * dz;
+    c->x[i] += ix;
+    c->y[i] += iy;
+    c->z[i] += iz;
+    c->x[j] -= jx;
+    c->y[j] -= jy;
+    c->z[j] -= jz;
+    if (c->vx == NULL) {
+        return;
+    }
+    /* as if the move had been made over the step: momentum is kept */
+    c->vx[i] += ix * c->inv_dt;
+    c->vy[i] += iy * c->inv_dt;
+    c->vz[i] += iz * c->inv_dt;
+    c->vx[j] -= jx * c->inv_dt;
+    c->vy[j] -= jy * c->inv_dt;
+    c->vz[j] -= jz * c->inv_dt;
+}
+
+/* The springs of [from, end) in the run's selection, in order. */
+static void plain_tail(const limit_ctx *c, uint32_t begin, uint32_t from, uint32_t end, uint32_t di, float lim,
+                       float lim2, uint32_t stride, uint32_t colour)
+{
+    for (uint32_t p = from; p < end; ++p) {
+        if (stride == 1u || ((p - begin) & 1u) == colour) {
+            shorten(c, p, p + di, lim, lim2);
+        }
+    }
+}
+
+static void run_plain_fn(const limit_ctx *c, uint32_t begin, uint32_t end, uint32_t di, float lim, float lim2,
+                      uint32_t stride, uint32_t colour)
+{
+    plain_tail(c, begin, begin, end, di, lim, lim2, stride, colour);
+}
+
+#if CLOTH_TARGET_X86
+/* The vector paths compute what shorten() does, operation for operation
+ * (no contraction: -ffp-contract=off), so they give its bits. The springs
+ * in play in one vector share no particle: across rows a spring's ends lie
+ * in two rows, and along a row only every other spring is in play (stride
+ * 2: AVX2 masks the other lanes off, AVX-512 splits the row, see
+ * along_avx512()). So a vector's springs are shortened at once, each lane
+ * as shorten() would, and the lanes out of play or within the limit are
+ * left as they were. With AVX2 along a row the first ends' store reaches
+ * the second ends of the lanes out of play, so those are loaded after it. */
+/* Spring vectors (x[p + di] - x[p], 8 or 16 lanes) and their squared lengths. */
+__attribute__((target("avx2"))) static inline __m256 group_avx2(const limit_ctx *c, uint32_t p, uint32_t di,
+                                                                __m256 d[3])
+{
+    const float *const a[3] = {c->x, c->y, c->z};
+    for (int k = 0; k < 3; ++k) {
+        d[k] = _mm256_sub_ps(_mm256_loadu_ps(a[k] + p + di), _mm256_loadu_ps(a[k] + p));
+    }
+    return _mm256_add_ps(_mm256_add_ps(_mm256_mul_ps(d[0], d[0]), _mm256_mul_ps(d[1], d[1])),
+                         _mm256_mul_ps(d[2], d[2]));
+}
+
+__attribute__((target("avx512f"))) static inline __m512 group_avx512(const limit_ctx *c, uint32_t p, uint32_t di,
+                                                                     __m512 d[3])
+{
+    const float *const a[3] = {c->x, c->y, c->z};
+    for (int k = 0; k < 3; ++k) {
+        d[k] = _mm512_sub_ps(_mm512_loadu_ps(a[k] + p + di), _mm512_loadu_ps(a[k] + p));
+    }
+    return _mm512_add_ps(_mm512_add_ps(_mm512_mul_ps(d[0], d[0]), _mm512_mul_ps(d[1], d[1])),
+                         _mm512_mul_ps(d[2], d[2]));
+}
+
+__attribute__((target("avx2"))) static void run_avx2(const limit_ctx *c, uint32_t begin, uint32_t end, uint32_t di,
+                                                     float lim, float lim2, uint32_t stride, uint32_t colour)
+{
+    const __m256 l2 = _mm256_set1_ps(lim2), l = _mm256_set1_ps(lim), inv_dt = _mm256_set1_ps(c->inv_dt);
+    /* lanes k in play: all, or k of the colour's parity (p - begin is a multiple of 8) */
+    const __m256i even = _mm256_setr_epi32(-1, 0, -1, 0, -1, 0, -1, 0);
+    const __m256i odd = _mm256_setr_epi32(0, -1, 0, -1, 0, -1, 0, -1);
+    const __m256 play = _mm256_castsi256_ps(stride == 1u ? _mm256_set1_epi32(-1) : colour == 0u ? even : odd);
+    uint32_t p = begin;
+    for (; p + 8u <= end; p += 8u) {
+        const uint32_t q = p + di;
+        __m256 d[3];
+        const __m256 len2 = group_avx2(c, p, di, d);
+        __m256 m = _mm256_and_ps(play, _mm256_cmp_ps(len2, l2, _CMP_GT_OQ));
+        if (_mm256_movemask_ps(m) == 0) {
+            continue;
+        }
+        const __m256 wi = _mm256_loadu_ps(c->w + p), wj = _mm256_loadu_ps(c->w + q);
+        const __m256 wsum = _mm256_add_ps(wi, wj);
+        m = _mm256_and_ps(m, _mm256_cmp_ps(wsum, _mm256_setzero_ps(), _CMP_NEQ_UQ));
+        const __m256 len = _mm256_sqrt_ps(len2);
+        const __m256 k = _mm256_div_ps(_mm256_sub_ps(len, l), _mm256_mul_ps(len, wsum));
+        const __m256 ki = _mm256_mul_ps(wi, k), kj = _mm256_mul_ps(wj, k);
+        float *const pos[3] = {c->x, c->y, c->z}, *const vel[3] = {c->vx, c->vy, c->vz};
+        for (int a = 0; a < 3; ++a) {
+            const __m256 mi = _mm256_mul_ps(ki, d[a]), mj = _mm256_mul_ps(kj, d[a]);
+            const __m256 xi = _mm256_loadu_ps(pos[a] + p);
+            _mm256_storeu_ps(pos[a] + p, _mm256_blendv_ps(xi, _mm256_add_ps(xi, mi), m));
+            const __m256 xj = _mm256_loadu_ps(pos[a] + q);
+            _mm256_storeu_ps(pos[a] + q, _mm256_blendv_ps(xj, _mm256_sub_ps(xj, mj), m));
+            if (vel[a] != NULL) {
+                const __m256 vi = _mm256_loadu_ps(vel[a] + p);
+                _mm256_storeu_ps(vel[a] + p, _mm256_blendv_ps(vi, _mm256_add_ps(vi, _mm256_mul_ps(mi, inv_dt)), m));
+                const __m256 vj = _mm256_loadu_ps(vel[a] + q);
+                _mm256_storeu_ps(vel[a] + q, _mm256_blendv_ps(vj, _mm256_sub_ps(vj, _mm256_mul_ps(mj, inv_dt)), m));
+            }
+        }
+    }
+    plain_tail(c, begin, p, end, di, lim, lim2, stride, colour);
+}
+
+__attribute__((target("avx512f"))) static void run_avx512(const limit_ctx *c, uint32_t begin, uint32_t end,
+                                                          uint32_t di, float lim, float lim2, uint32_t stride,
+                                                          uint32_t colour)
+{
+    /* runs across rows only (stride 1): along_avx512() takes a row's own */
+    (void)stride;
+    (void)colour;
+    const __m512 l2 = _mm512_set1_ps(lim2), l = _mm512_set1_ps(lim), inv_dt = _mm512_set1_ps(c->inv_dt);
+    uint32_t p = begin;
+    for (; p + 16u <= end; p += 16u) {
+        const uint32_t q = p + di;
+        __m512 d[3];
+        const __m512 len2 = group_avx512(c, p, di, d);
+        __mmask16 m = _mm512_cmp_ps_mask(len2, l2, _CMP_GT_OQ);
+        if (m == 0) {
+            continue;
+        }
+        const __m512 wi = _mm512_loadu_ps(c->w + p), wj = _mm512_loadu_ps(c->w + q);
+        const __m512 wsum = _mm512_add_ps(wi, wj);
+        m = _mm512_mask_cmp_ps_mask(m, wsum, _mm512_setzero_ps(), _CMP_NEQ_UQ);
+        const __m512 len = _mm512_sqrt_ps(len2);
+        const __m512 k = _mm512_div_ps(_mm512_sub_ps(len, l), _mm512_mul_ps(len, wsum));
+        const __m512 ki = _mm512_mul_ps(wi, k), kj = _mm512_mul_ps(wj, k);
+        float *const pos[3] = {c->x, c->y, c->z}, *const vel[3] = {c->vx, c->vy, c->vz};
+        for (int a = 0; a < 3; ++a) {
+            /* masked stores: only the lanes in `m` are written */
+            const __m512 mi = _mm512_mul_ps(ki, d[a]), mj = _mm512_mul_ps(kj, d[a]);
+            _mm512_mask_storeu_ps(pos[a] + p, m, _mm512_add_ps(_mm512_loadu_ps(pos[a] + p), mi));
+            _mm512_mask_storeu_ps(pos[a] + q, m, _mm512_sub_ps(_mm512_loadu_ps(pos[a] + q), mj));
+            if (vel[a] != NULL) {
+                _mm512_mask_storeu_ps(vel[a] + p, m,
+                                      _mm512_add_ps(_mm512_loadu_ps(vel[a] + p), _mm512_mul_ps(mi, inv_dt)));
+                _mm512_mask_storeu_ps(vel[a] + q, m,
+                                      _mm512_sub_ps(_mm512_loadu_ps(vel[a] + q), _mm512_mul_ps(mj, inv_dt)));
+            }
+        }
+    }
+    plain_tail(c, begin, p, end, di, lim, lim2, 1u, 0u);
+}
+
+/* Along a row in AVX-512, 16 springs of one colour at a time: the 32
+ * particles from w (w - begin = colour mod 2) hold springs (w + 2m,
+ * w + 2m + 1), m < 16, whose first and second ends are split into two
+ * vectors and joined back for the store. Unlike run_avx512 on stride 2,
+ * no load reads what the store before it wrote in part, which the CPU
+ * cannot forward and waits for. Same arithmetic per lane as shorten(). */
+__attribute__((target("avx512f"))) static void along_avx512(const limit_ctx *c, uint32_t begin, uint32_t end,
+                                                            float lim, float lim2, uint32_t colour)
+{
+    const __m512i even = _mm512_setr_epi32(0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30);
+    const __m512i odd = _mm512_add_epi32(even, _mm512_set1_epi32(1));
+    const __m512i join_lo = _mm512_setr_epi32(0, 16, 1, 17, 2, 18, 3, 19, 4, 20, 5, 21, 6, 22, 7, 23);
+    const __m512i join_hi = _mm512_setr_epi32(8, 24, 9, 25, 10, 26, 11, 27, 12, 28, 13, 29, 14, 30, 15, 31);
+    const __m512 l2 = _mm512_set1_ps(lim2), l = _mm512_set1_ps(lim), inv_dt = _mm512_set1_ps(c->inv_dt);
+    float *const pos[3] = {c->x, c->y, c->z}, *const vel[3] = {c->vx, c->vy, c->vz};
+    for (uint32_t w = begin + colour; w < end; w += 32u) {
+        const uint32_t room = end + 1u - w; /* particles w .. end belong to the run */
+        const __mmask16 mlo = (__mmask16)(room >= 16u ? 0xffffu : (1u << room) - 1u);
+        const __mmask16 mhi = (__mmask16)(room >= 32u ? 0xffffu : room <= 16u ? 0u : (1u << (room - 16u)) - 1u);
+        const uint32_t springs = (end - w + 1u) / 2u; /* w + 2m < end */
+        const __mmask16 live = (__mmask16)(springs >= 16u ? 0xffffu : (1u << springs) - 1u);
+        __m512 xi[3], xj[3], d[3];
+        for (int a = 0; a < 3; ++a) {
+            const __m512 lo = _mm512_maskz_loadu_ps(mlo, pos[a] + w), hi = _mm512_maskz_loadu_ps(mhi, pos[a] + w + 16);
+            xi[a] = _mm512_permutex2var_ps(lo, even, hi);
+            xj[a] = _mm512_permutex2var_ps(lo, odd, hi);
+            d[a] = _mm512_sub_ps(xj[a], xi[a]);
+        }
+        const __m512 len2 = _mm512_add_ps(_mm512_add_ps(_mm512_mul_ps(d[0], d[0]), _mm512_mul_ps(d[1], d[1])),
+                                          _mm512_mul_ps(d[2], d[2]));
+        __mmask16 m = _mm512_mask_cmp_ps_mask(live, len2, l2, _CMP_GT_OQ);
+        if (m == 0) {
+            continue;
+        }
+        const __m512 wlo = _mm512_maskz_loadu_ps(mlo, c->w + w), whi = _mm512_maskz_loadu_ps(mhi, c->w + w + 16);
+        const __m512 wi = _mm512_permutex2var_ps(wlo, even, whi), wj = _mm512_permutex2var_ps(wlo, odd, whi);
+        const __m512 wsum = _mm512_add_ps(wi, wj);
+        m = _mm512_mask_cmp_ps_mask(m, wsum, _mm512_setzero_ps(), _CMP_NEQ_UQ);
+        const __m512 len = _mm512_sqrt_ps(len2);
+        const __m512 k = _mm512_div_ps(_mm512_sub_ps(len, l), _mm512_mul_ps(len, wsum));
+        const __m512 ki = _mm512_mul_ps(wi, k), kj = _mm512_mul_ps(wj, k);
+        for (int a = 0; a < 3; ++a) {
+            const __m512 mi = _mm512_mul_ps(ki, d[a]), mj = _mm512_mul_ps(kj, d[a]);
+            const __m512 ni = _mm512_mask_add_ps(xi[a], m, xi[a], mi), nj = _mm512_mask_sub_ps(xj[a], m, xj[a], mj);
+            _mm512_mask_storeu_ps(pos[a] + w, mlo, _mm512_permutex2var_ps(ni, join_lo, nj));
+            _mm512_mask_storeu_ps(pos[a] + w + 16, mhi, _mm512_permutex2var_ps(ni, join_hi, nj));
+            if (vel[a] == NULL) {
+                continue;
+            }
+            const __m512 vlo = _mm512_maskz_loadu_ps(mlo, vel[a] + w);
+            const __m512 vhi = _mm512_maskz_loadu_ps(mhi, vel[a] + w + 16);
+            __m512 vi = _mm512_permutex2var_ps(vlo, even, vhi), vj = _mm512_permutex2var_ps(vlo, odd, vhi);
+            vi = _mm512_mask_add_ps(vi, m, vi, _mm512_mul_ps(mi, inv_dt));
+            vj = _mm512_mask_sub_ps(vj, m, vj, _mm512_mul_ps(mj, inv_dt));
+            _mm512_mask_storeu_ps(vel[a] + w, mlo, _mm512_permutex2var_ps(vi, join_lo, vj));
+            _mm512_mask_storeu_ps(vel[a] + w + 16, mhi, _mm512_permutex2var_ps(vi, join_hi, vj));
+        }
+    }
+}
+#endif
+
+void cloth_limit_ctx_init(limit_ctx *c, const cloth_t *cloth, float *const pos[3], float *const vel[3],
+                          const float *w, float inv_dt)
+{
+    c->x = pos[0];
+    c->y = pos[1];
+    c->z = pos[2];
+    c->vx = vel[0];
+    c->vy = vel[1];
+    c->vz = vel[2];
+    c->w = w;
+    c->inv_dt = inv_dt;
+    c->run = run_plain_fn;
+    c->along512 = false;
+#if CLOTH_TARGET_X86
+    if (cloth->simd >= CLOTH_SIMD_AVX512) {
+        c->run = run_avx512;
+        c->along512 = true;
+    } else if (cloth->simd >= CLOTH_SIMD_AVX2) {
+        c->run = run_avx2;
+    }
+#else
+    (void)cloth;
+#endif
+}
+
+void cloth_limit_across(const limit_ctx *c, uint32_t begin, uint32_t end, uint32_t di, float lim)
+{
+    c->run(c, begin, end, di, lim, lim * lim, 1u, 0u);
+}
+
+void cloth_limit_along(const limit_ctx *c, uint32_t begin, uint32_t end, float lim)
+{
+    for (uint32_t colour = 0; colour < 2u; ++colour) {
+#if CLOTH_TARGET_X86
+        if (c->along512) {
+            along_avx512(c, begin, end, lim, lim * lim, colour);
+            continue;
+        }
+#endif
+        c->run(c, begin, end, 1u, lim, lim * lim, 2u, colour);
+    }
+}
+
+void cloth_limit_in_order(const limit_ctx *c, uint32_t begin, uint32_t end, uint32_t di, float lim)
+{
+    run_plain_fn(c, begin, end, di, lim, lim * lim, 1u, 0u);
+}
+
+void cloth_limit_spring(const limit_ctx *c, uint32_t i, uint32_t j, float lim)
+{
+    shorten(c, i, j, lim, lim * lim);
+}

@@ -1,0 +1,41 @@
+/*
+ * The strain limit's spring loops (strain_kernels.c), shared by the grid's
+ * fine passes (strain_limit.c), its coarse levels (strain_levels.c) and the
+ * mesh's passes. Each shortens springs longer than `lim` as shorten() in
+ * strain_kernels.c does, and every vector level gives the plain C bits.
+ */
+#ifndef CLOTHSIM_STRAIN_KERNELS_H
+#define CLOTHSIM_STRAIN_KERNELS_H
+
+#include "cloth_internal.h"
+
+/* Springs (p, p + di) of a run [begin, end): every one in order (stride
+ * 1), or those with p - begin of one parity (stride 2, `colour` 0 or 1). */
+typedef struct limit_ctx limit_ctx;
+typedef void limit_run_fn(const limit_ctx *c, uint32_t begin, uint32_t end, uint32_t di, float lim, float lim2,
+                          uint32_t stride, uint32_t colour);
+
+/* What a loop works on. With vx NULL only positions move (a coarse level's
+ * nodes, whose velocity change is made when their moves reach the cloth). */
+struct limit_ctx {
+    float *x, *y, *z, *vx, *vy, *vz;
+    const float *w;
+    float inv_dt;
+    limit_run_fn *run; /* this CPU's vector level */
+    bool along512;     /* AVX-512's split loop for a row's own springs */
+};
+
+/* Fill `c` for arrays x.. (vx.. may be NULL) at the cloth's vector level. */
+void cloth_limit_ctx_init(limit_ctx *c, const cloth_t *cloth, float *const pos[3], float *const vel[3],
+                          const float *w, float inv_dt);
+/* Springs (p, p + di), p in [begin, end), that share no particle (di >= end - begin). */
+void cloth_limit_across(const limit_ctx *c, uint32_t begin, uint32_t end, uint32_t di, float lim);
+/* A row's own springs (p, p + 1), p in [begin, end): those at an even
+ * offset from begin first, then the odd ones. */
+void cloth_limit_along(const limit_ctx *c, uint32_t begin, uint32_t end, float lim);
+/* Springs (p, p + di), p in [begin, end), one after the other. */
+void cloth_limit_in_order(const limit_ctx *c, uint32_t begin, uint32_t end, uint32_t di, float lim);
+/* One spring (i, j). */
+void cloth_limit_spring(const limit_ctx *c, uint32_t i, uint32_t j, float lim);
+
+#endif

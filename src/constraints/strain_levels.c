@@ -1,0 +1,464 @@
+/*
+ * The strain limit's coarse levels on a grid (Mueller 2008, "Hierarchical
+ * Position Based Dynamics", applied to the limit): before each fine pass,
+ * the same limit is solved on coarser grids of nodes 2, 4, 8, ... particles
+ * apart, and the nodes' moves are spread over the particles between them.
+ *
+ * Why: a fine pass moves a correction one spring along, so a load carried
+ * by a long run of springs (a cloth's weight hanging over a ball) needs as
+ * many passes as the run is long. A node of level l stands for 2^l
+ * particles in each direction, so its passes carry a correction 2^l
+ * springs at a time, and the levels together carry it across the cloth in
+ * one sweep.
+ *
+ * One sweep, coarsest level first: a level's nodes start at the particles
+ * they sit on, moved by the coarser level's moves (bilinear between its
+ * nodes); LEVEL_PASSES Gauss-Seidel passes over the level's springs; the
+ * node positions are then turned into moves. The finest level's moves go
+ * to every free particle the same way, with d / dt onto its velocity as
+ * for a fine shortening. A level's springs join neighbouring nodes along
+ * rows, down columns and (if the cloth has shear springs) across both
+ * diagonals, with rest lengths from the grid's axes, and are shortened to
+ * (1 + max_strain) times that, as the fine springs are.
+ *
+ * Nodes sit on rows and columns 0, s, 2 s, ... and on the last one, so the
+ * last cell of a level may be narrower than s. Coarse passes run on the
+ * calling thread (a level has a quarter of the particles or fewer); the
+ * spread to the particles runs in parallel by rows. Neither depends on the
+ * thread count, and the loops give the same bits on every vector level.
+ */
+#include "strain_kernels.h"
+
+#include "platform/target.h"
+
+#include <string.h>
+
+enum {
+    LEVEL_PASSES = 4,    /* Gauss-Seidel passes per level and sweep */
+    MIN_LEVEL_CELLS = 4, /* the coarsest level keeps at least this many cells per side */
+    MAX_LEVELS = 16
+};
+
+typedef struct strain_level {
+    uint32_t shift;      /* nodes are 1 << shift particles apart */
+    uint32_t rows, cols; /* of nodes */
+    float *x, *y, *z;    /* node positions while the level solves, then their moves */
+    float *w;            /* node inverse masses (the particle's under it) */
+    uint32_t *moved;     /* per node row: whether any of its nodes moved (spread skips the rest) */
+} strain_level;
+
+struct cloth_strain_levels {
+    uint32_t count; /* level[0] has stride 2 */
+    size_t bytes;   /* of the one block holding this struct and the arrays */
+    strain_level level[MAX_LEVELS];
+};
+
+/* Nodes of a level with stride 1 << shift over n particles: 0, s, ..., n - 1. */
+static uint32_t node_count(uint32_t n, uint32_t shift)
+{
+    const uint32_t s = 1u << shift;
+    return (n - 1u + s - 1u) / s + 1u;
+}
+
+static uint32_t level_count(uint32_t rows, uint32_t cols)
+{
+    const uint32_t n = (rows < cols ? rows : cols) - 1u;
+    uint32_t count = 0u;
+    while (count < MAX_LEVELS && (n >> (count + 1u)) >= MIN_LEVEL_CELLS) {
+        ++count;
+    }
+    return count;
+}
+
+cloth_status cloth_strain_levels_alloc(cloth_t *cloth)
+{
+    if (cloth->tris != NULL || cloth->strain_levels != NULL) {
+        return CLOTH_OK;
+    }
+    const uint32_t count = level_count(cloth->rows, cloth->cols);
+    if (count == 0u) {
+        return CLOTH_OK; /* too small to have a level: the fine passes are enough */
+    }
+    size_t floats = 0u;
+    for (uint32_t l = 0; l < count; ++l) {
+        const size_t rows = node_count(cloth->rows, l + 1u);
+        floats += 4u * rows * node_count(cloth->cols, l + 1u) + rows; /* moved[] takes a float's room */
+    }
+    const size_t head = (sizeof(struct cloth_strain_levels) + CLOTH_ALIGN - 1u) / CLOTH_ALIGN * CLOTH_ALIGN;
+    const size_t bytes = head + floats * sizeof(float);
+    unsigned char *mem = cloth_mem_alloc(&cloth->alloc, bytes);
+    if (mem == NULL) {
+        return CLOTH_ERR_OUT_OF_MEMORY;
+    }
+    struct cloth_strain_levels *lv = (struct cloth_strain_levels *)(void *)mem;
+    memset(lv, 0, sizeof *lv);
+    lv->count = count;
+    lv->bytes = bytes;
+    float *next = (float *)(void *)(mem + head);
+    for (uint32_t l = 0; l < count; ++l) {
+        strain_level *L = &lv->level[l];
+        L->shift = l + 1u;
+        L->rows = node_count(cloth->rows, L->shift);
+        L->cols = node_count(cloth->cols, L->shift);
+        const size_t n = (size_t)L->rows * L->cols;
+        L->x = next;
+        L->y = next + n;
+        L->z = next + 2u * n;
+        L->w = next + 3u * n;
+        L->moved = (uint32_t *)(void *)(next + 4u * n);
+        next += 4u * n + L->rows;
+    }
+    cloth->strain_levels = lv;
+    cloth->strain_levels_stale = true;
+    return CLOTH_OK;
+}
+
+void cloth_strain_levels_free(cloth_t *cloth)
+{
+    if (cloth->strain_levels != NULL) {
+        cloth_mem_free(&cloth->alloc, cloth->strain_levels, cloth->strain_levels->bytes);
+        cloth->strain_levels = NULL;
+    }
+}
+
+/* Where fine row r falls between a level's node rows: the cell's first
+ * node row k and the weight t of row k + 1. */
+static void locate_row_of(uint32_t nodes, uint32_t shift, uint32_t r, uint32_t rows, uint32_t *k, float *t)
+{
+    uint32_t c = r >> shift;
+    if (c > nodes - 2u) {
+        c = nodes - 2u;
+    }
+    const uint32_t r0 = c << shift, r1 = r0 + (1u << shift) < rows - 1u ? r0 + (1u << shift) : rows - 1u;
+    *k = c;
+    *t = (float)(r - r0) / (float)(r1 - r0);
+}
+
+static void locate_row(const strain_level *L, uint32_t r, uint32_t rows, uint32_t *k, float *t)
+{
+    locate_row_of(L->rows, L->shift, r, rows, k, t);
+}
+
+/* out[2 i] = row[i], out[2 i + 1] halfway to row[i + 1], for i < pairs. */
+static CLOTH_INLINE_ALWAYS void halve_body(const float *restrict row, float *restrict out, uint32_t pairs)
+{
+    for (uint32_t i = 0; i < pairs; ++i) {
+        out[2u * i] = row[i];
+        out[2u * i + 1u] = 0.5f * (row[i] + row[i + 1u]);
+    }
+}
+
+/* x += move and v += move / dt for the n particles from `first` that are not pinned. */
+static CLOTH_INLINE_ALWAYS void add_body(float *restrict x, float *restrict v, const float *restrict w,
+                                         const float *restrict move, float inv_dt, uint32_t n)
+{
+    for (uint32_t i = 0; i < n; ++i) {
+        const float m = w[i] != 0.0f ? move[i] : 0.0f; /* pins stay */
+        x[i] += m;
+        v[i] += m * inv_dt;
+    }
+}
+
+static void halve_plain(const float *row, float *out, uint32_t pairs)
+{
+    halve_body(row, out, pairs);
+}
+static void add_plain(float *x, float *v, const float *w, const float *move, float inv_dt, uint32_t n)
+{
+    add_body(x, v, w, move, inv_dt, n);
+}
+#if CLOTH_TARGET_X86
+CLOTH_TARGET_AVX2 static void halve_avx2(const float *row, float *out, uint32_t pairs)
+{
+    halve_body(row, out, pairs);
+}
+CLOTH_TARGET_AVX2 static void add_avx2(float *x, float *v, const float *w, const float *move, float inv_dt,
+                                       uint32_t n)
+{
+    add_body(x, v, w, move, inv_dt, n);
+}
+CLOTH_TARGET_AVX512 static void halve_avx512(const float *row, float *out, uint32_t pairs)
+{
+    halve_body(row, out, pairs);
+}
+CLOTH_TARGET_AVX512 static void add_avx512(float *x, float *v, const float *w, const float *move, float inv_dt,
+                                           uint32_t n)
+{
+    add_body(x, v, w, move, inv_dt, n);
+}
+#endif
+
+/* The two loops above at this CPU's vector level. */
+typedef struct level_loops {
+    void (*halve)(const float *row, float *out, uint32_t pairs);
+    void (*add)(float *x, float *v, const float *w, const float *move, float inv_dt, uint32_t n);
+} level_loops;
+
+static level_loops pick_loops(const cloth_t *cloth)
+{
+    level_loops f = {halve_plain, add_plain};
+#if CLOTH_TARGET_X86
+    if (cloth->simd >= CLOTH_SIMD_AVX512) {
+        f.halve = halve_avx512;
+        f.add = add_avx512;
+    } else if (cloth->simd >= CLOTH_SIMD_AVX2) {
+        f.halve = halve_avx2;
+        f.add = add_avx2;
+    }
+#else
+    (void)cloth;
+#endif
+    return f;
+}
+
+enum { CHUNK = 256 }; /* target columns made at a time, on the stack (even) */
+
+/* Coarse level L's moves at fine row r, at the columns of the grid with
+ * half its spacing (its own nodes and the points halfway between them: the
+ * next finer level's nodes, or every particle for the finest level), for
+ * target columns [j0, j1), j0 even, j1 - j0 <= CHUNK. Bilinear: across the
+ * rows first, with weight t, then along them, where a target column is a
+ * node (weight 0) or halfway (0.5) except in the last cell, which may be
+ * narrower. */
+static void half_moves(const level_loops *f, const strain_level *L, const cloth_t *cloth, uint32_t r, uint32_t j0,
+                       uint32_t j1, float out[3][CHUNK])
+{
+    uint32_t k;
+    float t;
+    locate_row(L, r, cloth->rows, &k, &t);
+    const uint32_t cols = cloth->cols, target = L->shift - 1u;
+    const uint32_t last0 = (L->cols - 2u) << L->shift;   /* fine column of the last cell's first node */
+    const uint32_t even = 2u * (L->cols - 2u);            /* target columns before the last cell */
+    const float inv_last = 1.0f / (float)(cols - 1u - last0);
+    const size_t top = (size_t)k * L->cols, bottom = top + L->cols;
+    const uint32_t n0 = j0 / 2u, n1 = (j1 + 1u) / 2u + 1u < L->cols ? (j1 + 1u) / 2u + 1u : L->cols;
+    const float *const m[3] = {L->x, L->y, L->z};
+    for (int a = 0; a < 3; ++a) {
+        float row[CHUNK / 2u + 2u]; /* the level's row of moves at fine row r, nodes n0 .. n1 - 1 */
+        for (uint32_t n = n0; n < n1; ++n) {
+            row[n - n0] = (1.0f - t) * m[a][top + n] + t * m[a][bottom + n];
+        }
+        const uint32_t split = j1 < even ? j1 : even > j0 ? even : j0;
+        f->halve(row, out[a], (split - j0) / 2u); /* split - j0 is even: `even` and j0 are */
+        for (uint32_t j = split; j < j1; ++j) {
+            const uint32_t c = (j << target) < cols - 1u ? j << target : cols - 1u;
+            const float u = (float)(c - last0) * inv_last;
+            out[a][j - j0] = (1.0f - u) * row[L->cols - 2u - n0] + u * row[L->cols - 1u - n0];
+        }
+    }
+}
+
+/* The node positions, less the particles under them: the level's moves,
+ * and which node rows have any. */
+static void to_moves(strain_level *L, const cloth_t *cloth)
+{
+    const cloth_particles *p = &cloth->p;
+    float *const node[3] = {L->x, L->y, L->z};
+    const float *const fine[3] = {p->x, p->y, p->z};
+    for (uint32_t k = 0; k < L->rows; ++k) {
+        const uint32_t r = (k << L->shift) < cloth->rows - 1u ? k << L->shift : cloth->rows - 1u;
+        const size_t row = (size_t)r * cloth->cols, q0 = (size_t)k * L->cols;
+        uint32_t any = 0u;
+        for (uint32_t l = 0; l < L->cols; ++l) {
+            const uint32_t c = (l << L->shift) < cloth->cols - 1u ? l << L->shift : cloth->cols - 1u;
+            for (int a = 0; a < 3; ++a) {
+                node[a][q0 + l] -= fine[a][row + c];
+                any |= node[a][q0 + l] != 0.0f;
+            }
+        }
+        L->moved[k] = any;
+    }
+}
+
+/* Whether level L moved any node of the two node rows around fine row r. */
+static bool rows_moved(const strain_level *L, uint32_t r, uint32_t rows)
+{
+    uint32_t k;
+    float t;
+    locate_row(L, r, rows, &k, &t);
+    return (L->moved[k] | L->moved[k + 1u]) != 0u;
+}
+
+/* Node positions of level L: the particles under them, moved by the
+ * coarser level's moves (none for the coarsest). */
+static void gather(const level_loops *f, strain_level *L, const strain_level *coarser, const cloth_t *cloth)
+{
+    const cloth_particles *p = &cloth->p;
+    float *const node[3] = {L->x, L->y, L->z};
+    const float *const fine[3] = {p->x, p->y, p->z};
+    for (uint32_t k = 0; k < L->rows; ++k) {
+        const uint32_t r = (k << L->shift) < cloth->rows - 1u ? k << L->shift : cloth->rows - 1u;
+        const size_t row = (size_t)r * cloth->cols, q0 = (size_t)k * L->cols;
+        for (uint32_t l0 = 0; l0 < L->cols; l0 += CHUNK) {
+            const uint32_t l1 = l0 + CHUNK < L->cols ? l0 + CHUNK : L->cols;
+            float d[3][CHUNK];
+            if (coarser != NULL && rows_moved(coarser, r, cloth->rows)) {
+                half_moves(f, coarser, cloth, r, l0, l1, d);
+            } else {
+                memset(d, 0, sizeof d);
+            }
+            for (uint32_t l = l0; l < l1; ++l) {
+                const uint32_t c = (l << L->shift) < cloth->cols - 1u ? l << L->shift : cloth->cols - 1u;
+                for (int a = 0; a < 3; ++a) {
+                    node[a][q0 + l] = fine[a][row + c] + d[a][l - l0];
+                }
+            }
+        }
+    }
+}
+
+/* Add mass m at fine (r, c) to level L's nodes, split bilinearly as a
+ * move of theirs is spread back, so that what the spread moves carries the
+ * momentum of the nodes' moves. */
+static void add_mass(strain_level *L, const cloth_t *cloth, uint32_t r, uint32_t c, float m)
+{
+    uint32_t k, l;
+    float t, u;
+    locate_row(L, r, cloth->rows, &k, &t);
+    locate_row_of(L->cols, L->shift, c, cloth->cols, &l, &u);
+    const float share[4] = {(1.0f - t) * (1.0f - u), (1.0f - t) * u, t * (1.0f - u), t * u};
+    const size_t q[4] = {(size_t)k * L->cols + l, (size_t)k * L->cols + l + 1u, (size_t)(k + 1u) * L->cols + l,
+                         (size_t)(k + 1u) * L->cols + l + 1u};
+    for (int n = 0; n < 4; ++n) {
+        if (share[n] > 0.0f) {
+            L->w[q[n]] += share[n] * m;
+        }
+    }
+}
+
+/* Each node's mass is what its share of the particles weighs (of the
+ * level below's nodes, for a coarser level); its inverse weights its moves.
+ * A pin's mass is infinite, so every node whose share reaches a pin is
+ * pinned: the levels hold the cloth where the pin holds it. Made again
+ * only after a pin or mass change. */
+static void node_masses(struct cloth_strain_levels *lv, const cloth_t *cloth)
+{
+    const cloth_particles *p = &cloth->p;
+    for (uint32_t l = 0; l < lv->count; ++l) {
+        strain_level *L = &lv->level[l];
+        memset(L->w, 0, (size_t)L->rows * L->cols * sizeof(float));
+        if (l == 0u) {
+            for (uint32_t r = 0; r < cloth->rows; ++r) {
+                for (uint32_t c = 0; c < cloth->cols; ++c) {
+                    const float w = p->w[(size_t)r * cloth->cols + c];
+                    add_mass(L, cloth, r, c, w > 0.0f ? 1.0f / w : INFINITY);
+                }
+            }
+            continue;
+        }
+        const strain_level *F = &lv->level[l - 1u];
+        for (uint32_t k = 0; k < F->rows; ++k) {
+            const uint32_t r = (k << F->shift) < cloth->rows - 1u ? k << F->shift : cloth->rows - 1u;
+            for (uint32_t j = 0; j < F->cols; ++j) {
+                const uint32_t c = (j << F->shift) < cloth->cols - 1u ? j << F->shift : cloth->cols - 1u;
+                add_mass(L, cloth, r, c, F->w[(size_t)k * F->cols + j]);
+            }
+        }
+    }
+    for (uint32_t l = 0; l < lv->count; ++l) {
+        strain_level *L = &lv->level[l];
+        for (size_t q = 0; q < (size_t)L->rows * L->cols; ++q) {
+            L->w[q] = 1.0f / L->w[q]; /* 0 for a node whose share holds a pin */
+        }
+    }
+}
+
+/* Rest length of a level's spring spanning a columns and b rows (fine
+ * units; b = 0 along a row, a = 0 down a column), its diagonal going to
+ * the right (sign +1) or to the left (sign -1). The grid's axes u, v need
+ * not be orthogonal: |a u + b v|^2 with 2 u.v from the shear rest length. */
+static float level_rest(const cloth_t *cloth, float a, float b, float sign)
+{
+    const float h = cloth->family_rest[0], v = cloth->family_rest[1], d = cloth->family_rest[2];
+    const float uv2 = d * d - h * h - v * v;
+    const float len2 = a * a * h * h + b * b * v * v + sign * a * b * uv2;
+    return len2 > 0.0f ? sqrtf(len2) : 0.0f;
+}
+
+/* One Gauss-Seidel pass over level L's springs, row by row as the fine pass goes. */
+static void level_pass(const limit_ctx *c, const strain_level *L, const cloth_t *cloth, float scale, bool shear)
+{
+    const uint32_t s = 1u << L->shift, nc = L->cols;
+    /* width of the last column cell and height of a row's cell below it */
+    const float wide = (float)s, last_w = (float)(cloth->cols - 1u - ((nc - 2u) << L->shift));
+    const float along = scale * level_rest(cloth, wide, 0.0f, 1.0f);
+    const float along_last = scale * level_rest(cloth, last_w, 0.0f, 1.0f);
+    for (uint32_t k = 0; k < L->rows; ++k) {
+        const uint32_t b = k * nc;
+        cloth_limit_along(c, b, b + nc - 2u, along);
+        cloth_limit_spring(c, b + nc - 2u, b + nc - 1u, along_last);
+        if (k + 1u == L->rows) {
+            break;
+        }
+        const uint32_t r0 = k << L->shift;
+        const float tall = (float)((r0 + s < cloth->rows - 1u ? r0 + s : cloth->rows - 1u) - r0);
+        cloth_limit_across(c, b, b + nc, nc, scale * level_rest(cloth, 0.0f, tall, 1.0f));
+        if (!shear) {
+            continue;
+        }
+        /* cell l: (k, l)-(k + 1, l + 1) and (k, l + 1)-(k + 1, l) */
+        cloth_limit_across(c, b, b + nc - 2u, nc + 1u, scale * level_rest(cloth, wide, tall, 1.0f));
+        cloth_limit_spring(c, b + nc - 2u, b + 2u * nc - 1u, scale * level_rest(cloth, last_w, tall, 1.0f));
+        cloth_limit_across(c, b + 1u, b + nc - 1u, nc - 1u, scale * level_rest(cloth, wide, tall, -1.0f));
+        cloth_limit_spring(c, b + nc - 1u, b + 2u * nc - 2u, scale * level_rest(cloth, last_w, tall, -1.0f));
+    }
+}
+
+typedef struct spread_pass {
+    const cloth_t *cloth;
+    const strain_level *finest;
+    float inv_dt;
+    level_loops f;
+} spread_pass;
+
+/* Rows [begin, end): every free particle takes the finest level's move. */
+static void spread_rows(uint32_t begin, uint32_t end, uint32_t worker, void *ctx)
+{
+    (void)worker;
+    const spread_pass *pass = ctx;
+    const cloth_t *cloth = pass->cloth;
+    const cloth_particles *p = &cloth->p;
+    float *const x[3] = {p->x, p->y, p->z}, *const v[3] = {p->vx, p->vy, p->vz};
+    for (uint32_t r = begin; r < end; ++r) {
+        if (!rows_moved(pass->finest, r, cloth->rows)) {
+            continue; /* nothing to add */
+        }
+        const size_t row = (size_t)r * cloth->cols;
+        for (uint32_t c0 = 0; c0 < cloth->cols; c0 += CHUNK) {
+            const uint32_t c1 = c0 + CHUNK < cloth->cols ? c0 + CHUNK : cloth->cols;
+            float d[3][CHUNK];
+            half_moves(&pass->f, pass->finest, cloth, r, c0, c1, d);
+            for (int a = 0; a < 3; ++a) {
+                pass->f.add(x[a] + row + c0, v[a] + row + c0, p->w + row + c0, d[a], pass->inv_dt, c1 - c0);
+            }
+        }
+    }
+}
+
+void cloth_strain_levels_apply(cloth_t *cloth, float scale, float inv_dt)
+{
+    struct cloth_strain_levels *lv = cloth->strain_levels;
+    if (lv == NULL) {
+        return;
+    }
+    const bool shear = cloth_family_active(cloth, 2u) && cloth_family_active(cloth, 3u);
+    float *const no_vel[3] = {NULL, NULL, NULL};
+    const level_loops f = pick_loops(cloth);
+    if (cloth->strain_levels_stale) {
+        node_masses(lv, cloth);
+        cloth->strain_levels_stale = false;
+    }
+    for (uint32_t l = lv->count; l-- > 0u;) {
+        strain_level *L = &lv->level[l];
+        gather(&f, L, l + 1u < lv->count ? &lv->level[l + 1u] : NULL, cloth);
+        float *const pos[3] = {L->x, L->y, L->z};
+        limit_ctx c;
+        cloth_limit_ctx_init(&c, cloth, pos, no_vel, L->w, 0.0f);
+        for (uint32_t it = 0; it < LEVEL_PASSES; ++it) {
+            level_pass(&c, L, cloth, scale, shear);
+        }
+        to_moves(L, cloth);
+    }
+    spread_pass pass = {cloth, &lv->level[0], inv_dt, f};
+    cloth_parallel_for(cloth, spread_rows, cloth->rows, 8u, &pass);
+}
