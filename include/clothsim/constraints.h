@@ -133,7 +133,9 @@ CLOTH_API cloth_status cloth_get_tethers(const cloth_t *cloth, float *scale);
  *   usually do on a grid, 4 to 8 on a 512 x 512 drape; a mesh wants more.
  *   A pin that is not on a node (every 2nd, 4th, ... row and column; the
  *   corners and edges are always nodes) holds the coarse cells around it
- *   still, and inside them only the fine passes work.
+ *   still, and inside them only the fine passes work. The levels stop where
+ *   the short side has 4 cells, so a long strip converges along its length
+ *   like a mesh (a 17 x 512 strip: 2 levels).
  * - Order, and so the bits: the levels as above, on the calling thread,
  *   each level's springs row by row (along the row in two colours, down,
  *   the two diagonals); then the fine pass: on a grid, blocks of rows

@@ -231,7 +231,10 @@ static void half_moves(const level_loops *f, const strain_level *L, const cloth_
     const uint32_t even = 2u * (L->cols - 2u);            /* target columns before the last cell */
     const float inv_last = 1.0f / (float)(cols - 1u - last0);
     const size_t top = (size_t)k * L->cols, bottom = top + L->cols;
-    const uint32_t n0 = j0 / 2u, n1 = (j1 + 1u) / 2u + 1u < L->cols ? (j1 + 1u) / 2u + 1u : L->cols;
+    /* nodes n0 .. n1 - 1 of the level's row: those the targets fall between,
+     * and always the last cell's two, which the targets past `even` use */
+    const uint32_t n0 = j0 / 2u < L->cols - 2u ? j0 / 2u : L->cols - 2u;
+    const uint32_t n1 = (j1 + 1u) / 2u + 1u < L->cols ? (j1 + 1u) / 2u + 1u : L->cols;
     const float *const m[3] = {L->x, L->y, L->z};
     for (int a = 0; a < 3; ++a) {
         float row[CHUNK / 2u + 2u]; /* the level's row of moves at fine row r, nodes n0 .. n1 - 1 */

@@ -18,6 +18,10 @@
  * share no particle and the order within each block is fixed: the same bits
  * at any thread count. A mesh's springs run in their list order on the
  * calling thread.
+ *
+ * On a grid each pass starts with a sweep of coarse levels
+ * (strain_levels.c), which carries a correction across the cloth in one
+ * pass; the spring loops themselves are in strain_kernels.c.
  */
 #include "strain_kernels.h"
 
