@@ -379,17 +379,10 @@ static void test_other_integrators(void)
     enum { M = 20 };
     static float pos[M * M * 3];
     static uint32_t tris[(M - 1) * (M - 1) * 6];
-    const uint32_t triangles = test_flat_mesh(M, M, 0.03f, pos, tris);
     run a, b;
     for (int pass = 0; pass < 2; ++pass) {
-        cloth_mesh_desc desc;
-        cloth_mesh_desc_init(&desc);
-        desc.positions = pos;
-        desc.vertex_count = M * M;
-        desc.triangles = tris;
-        desc.triangle_count = triangles;
         cloth_t *cloth = NULL;
-        CHECK_OK(cloth_create_mesh(&desc, &cloth));
+        CHECK_OK(test_flat_mesh_cloth(M, M, 0.03f, pos, tris, &cloth));
         if (cloth == NULL) {
             return;
         }

@@ -222,15 +222,8 @@ static void test_converges(void)
     enum { M = 12 };
     float pos[3 * M * M];
     uint32_t tris[6 * (M - 1) * (M - 1)];
-    const uint32_t triangles = test_flat_mesh(M, M, 0.1f, pos, tris);
-    cloth_mesh_desc desc;
-    cloth_mesh_desc_init(&desc);
-    desc.positions = pos;
-    desc.vertex_count = M * M;
-    desc.triangles = tris;
-    desc.triangle_count = triangles;
     cloth_t *mesh = NULL;
-    CHECK_OK(cloth_create_mesh(&desc, &mesh));
+    CHECK_OK(test_flat_mesh_cloth(M, M, 0.1f, pos, tris, &mesh));
     if (mesh != NULL) {
         quiet(mesh);
         shake(mesh, 0.03f, 11u);
@@ -343,15 +336,9 @@ static void test_levels(void)
     free(sp);
     cloth_destroy(strip);
     /* the control: the free sheet as a mesh (no levels), as many passes */
-    cloth_mesh_desc desc;
-    cloth_mesh_desc_init(&desc);
-    desc.positions = p;
-    desc.vertex_count = N * N;
-    desc.triangles = tris;
     cloth_t *mesh = NULL;
     if (p != NULL && tris != NULL) {
-        desc.triangle_count = test_flat_mesh(N, N, 0.02f, p, tris);
-        CHECK_OK(cloth_create_mesh(&desc, &mesh));
+        CHECK_OK(test_flat_mesh_cloth(N, N, 0.02f, p, tris, &mesh));
     }
     if (mesh != NULL) {
         quiet(mesh);

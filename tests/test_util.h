@@ -72,6 +72,20 @@ static inline uint32_t test_flat_mesh(uint32_t rows, uint32_t cols, float spacin
     return t / 3u;
 }
 
+/* test_flat_mesh() made into a cloth of default settings (`pos` and `tris`
+ * sized as there; the cloth copies them). */
+static inline cloth_status test_flat_mesh_cloth(uint32_t rows, uint32_t cols, float spacing, float *pos,
+                                                uint32_t *tris, cloth_t **out)
+{
+    cloth_mesh_desc desc;
+    cloth_mesh_desc_init(&desc);
+    desc.positions = pos;
+    desc.vertex_count = rows * cols;
+    desc.triangles = tris;
+    desc.triangle_count = test_flat_mesh(rows, cols, spacing, pos, tris);
+    return cloth_create_mesh(&desc, out);
+}
+
 static inline int test_finish(const char *name)
 {
     if (test_checks == 0) {

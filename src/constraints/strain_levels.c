@@ -43,8 +43,7 @@ typedef struct strain_level {
     uint32_t shift;      /* nodes are 1 << shift particles apart */
     uint32_t rows, cols; /* of nodes */
     float *x, *y, *z;    /* node positions while the level solves, then their moves */
-    float *w;            /* node inverse masses (the particle's under it) */
-    uint32_t *moved;     /* per node row: whether any of its nodes moved (spread skips the rest) */
+    float *w;            /* node inverse masses: of its share of the particles (node_masses) */
 } strain_level;
 
 struct cloth_strain_levels {
@@ -58,6 +57,12 @@ static uint32_t node_count(uint32_t n, uint32_t shift)
 {
     const uint32_t s = 1u << shift;
     return (n - 1u + s - 1u) / s + 1u;
+}
+
+/* The particle row (or column) under node k of a level with stride 1 << shift. */
+static inline uint32_t node_at(uint32_t k, uint32_t shift, uint32_t n)
+{
+    return (k << shift) < n - 1u ? k << shift : n - 1u;
 }
 
 static uint32_t level_count(uint32_t rows, uint32_t cols)
@@ -81,8 +86,7 @@ cloth_status cloth_strain_levels_alloc(cloth_t *cloth)
     }
     size_t floats = 0u;
     for (uint32_t l = 0; l < count; ++l) {
-        const size_t rows = node_count(cloth->rows, l + 1u);
-        floats += 4u * rows * node_count(cloth->cols, l + 1u) + rows; /* moved[] takes a float's room */
+        floats += 4u * (size_t)node_count(cloth->rows, l + 1u) * node_count(cloth->cols, l + 1u);
     }
     const size_t head = (sizeof(struct cloth_strain_levels) + CLOTH_ALIGN - 1u) / CLOTH_ALIGN * CLOTH_ALIGN;
     const size_t bytes = head + floats * sizeof(float);
@@ -105,8 +109,7 @@ cloth_status cloth_strain_levels_alloc(cloth_t *cloth)
         L->y = next + n;
         L->z = next + 2u * n;
         L->w = next + 3u * n;
-        L->moved = (uint32_t *)(void *)(next + 4u * n);
-        next += 4u * n + L->rows;
+        next += 4u * n;
     }
     cloth->strain_levels = lv;
     cloth->strain_levels_stale = true;
@@ -129,7 +132,7 @@ static void locate_row_of(uint32_t nodes, uint32_t shift, uint32_t r, uint32_t r
     if (c > nodes - 2u) {
         c = nodes - 2u;
     }
-    const uint32_t r0 = c << shift, r1 = r0 + (1u << shift) < rows - 1u ? r0 + (1u << shift) : rows - 1u;
+    const uint32_t r0 = c << shift, r1 = node_at(c + 1u, shift, rows);
     *k = c;
     *t = (float)(r - r0) / (float)(r1 - r0);
 }
@@ -244,42 +247,29 @@ static void half_moves(const level_loops *f, const strain_level *L, const cloth_
         const uint32_t split = j1 < even ? j1 : even > j0 ? even : j0;
         f->halve(row, out[a], (split - j0) / 2u); /* split - j0 is even: `even` and j0 are */
         for (uint32_t j = split; j < j1; ++j) {
-            const uint32_t c = (j << target) < cols - 1u ? j << target : cols - 1u;
+            const uint32_t c = node_at(j, target, cols);
             const float u = (float)(c - last0) * inv_last;
             out[a][j - j0] = (1.0f - u) * row[L->cols - 2u - n0] + u * row[L->cols - 1u - n0];
         }
     }
 }
 
-/* The node positions, less the particles under them: the level's moves,
- * and which node rows have any. */
+/* The node positions, less the particles under them: the level's moves. */
 static void to_moves(strain_level *L, const cloth_t *cloth)
 {
     const cloth_particles *p = &cloth->p;
     float *const node[3] = {L->x, L->y, L->z};
     const float *const fine[3] = {p->x, p->y, p->z};
     for (uint32_t k = 0; k < L->rows; ++k) {
-        const uint32_t r = (k << L->shift) < cloth->rows - 1u ? k << L->shift : cloth->rows - 1u;
+        const uint32_t r = node_at(k, L->shift, cloth->rows);
         const size_t row = (size_t)r * cloth->cols, q0 = (size_t)k * L->cols;
-        uint32_t any = 0u;
         for (uint32_t l = 0; l < L->cols; ++l) {
-            const uint32_t c = (l << L->shift) < cloth->cols - 1u ? l << L->shift : cloth->cols - 1u;
+            const uint32_t c = node_at(l, L->shift, cloth->cols);
             for (int a = 0; a < 3; ++a) {
                 node[a][q0 + l] -= fine[a][row + c];
-                any |= node[a][q0 + l] != 0.0f;
             }
         }
-        L->moved[k] = any;
     }
-}
-
-/* Whether level L moved any node of the two node rows around fine row r. */
-static bool rows_moved(const strain_level *L, uint32_t r, uint32_t rows)
-{
-    uint32_t k;
-    float t;
-    locate_row(L, r, rows, &k, &t);
-    return (L->moved[k] | L->moved[k + 1u]) != 0u;
 }
 
 /* Node positions of level L: the particles under them, moved by the
@@ -290,18 +280,18 @@ static void gather(const level_loops *f, strain_level *L, const strain_level *co
     float *const node[3] = {L->x, L->y, L->z};
     const float *const fine[3] = {p->x, p->y, p->z};
     for (uint32_t k = 0; k < L->rows; ++k) {
-        const uint32_t r = (k << L->shift) < cloth->rows - 1u ? k << L->shift : cloth->rows - 1u;
+        const uint32_t r = node_at(k, L->shift, cloth->rows);
         const size_t row = (size_t)r * cloth->cols, q0 = (size_t)k * L->cols;
         for (uint32_t l0 = 0; l0 < L->cols; l0 += CHUNK) {
             const uint32_t l1 = l0 + CHUNK < L->cols ? l0 + CHUNK : L->cols;
             float d[3][CHUNK];
-            if (coarser != NULL && rows_moved(coarser, r, cloth->rows)) {
+            if (coarser != NULL) {
                 half_moves(f, coarser, cloth, r, l0, l1, d);
             } else {
                 memset(d, 0, sizeof d);
             }
             for (uint32_t l = l0; l < l1; ++l) {
-                const uint32_t c = (l << L->shift) < cloth->cols - 1u ? l << L->shift : cloth->cols - 1u;
+                const uint32_t c = node_at(l, L->shift, cloth->cols);
                 for (int a = 0; a < 3; ++a) {
                     node[a][q0 + l] = fine[a][row + c] + d[a][l - l0];
                 }
@@ -351,9 +341,9 @@ static void node_masses(struct cloth_strain_levels *lv, const cloth_t *cloth)
         }
         const strain_level *F = &lv->level[l - 1u];
         for (uint32_t k = 0; k < F->rows; ++k) {
-            const uint32_t r = (k << F->shift) < cloth->rows - 1u ? k << F->shift : cloth->rows - 1u;
+            const uint32_t r = node_at(k, F->shift, cloth->rows);
             for (uint32_t j = 0; j < F->cols; ++j) {
-                const uint32_t c = (j << F->shift) < cloth->cols - 1u ? j << F->shift : cloth->cols - 1u;
+                const uint32_t c = node_at(j, F->shift, cloth->cols);
                 add_mass(L, cloth, r, c, F->w[(size_t)k * F->cols + j]);
             }
         }
@@ -378,32 +368,52 @@ static float level_rest(const cloth_t *cloth, float a, float b, float sign)
     return len2 > 0.0f ? sqrtf(len2) : 0.0f;
 }
 
-/* One Gauss-Seidel pass over level L's springs, row by row as the fine pass goes. */
-static void level_pass(const limit_ctx *c, const strain_level *L, const cloth_t *cloth, float scale, bool shear)
+/* A level's spring lengths at the limit: every cell is s x s particles
+ * but the last column's and the last row's, which may be narrower, so
+ * index 1 is for those. diag[row][column][0] goes down to the right, [1]
+ * down to the left. */
+typedef struct level_limits {
+    float along[2], down[2], diag[2][2][2];
+} level_limits;
+
+static level_limits limits_of(const strain_level *L, const cloth_t *cloth, float scale)
 {
-    const uint32_t s = 1u << L->shift, nc = L->cols;
-    /* width of the last column cell and height of a row's cell below it */
-    const float wide = (float)s, last_w = (float)(cloth->cols - 1u - ((nc - 2u) << L->shift));
-    const float along = scale * level_rest(cloth, wide, 0.0f, 1.0f);
-    const float along_last = scale * level_rest(cloth, last_w, 0.0f, 1.0f);
+    const uint32_t last = (L->rows - 2u) << L->shift, last_c = (L->cols - 2u) << L->shift;
+    const float wide[2] = {(float)(1u << L->shift), (float)(cloth->cols - 1u - last_c)};
+    const float tall[2] = {(float)(1u << L->shift), (float)(cloth->rows - 1u - last)};
+    level_limits m;
+    for (int i = 0; i < 2; ++i) {
+        m.along[i] = scale * level_rest(cloth, wide[i], 0.0f, 1.0f);
+        m.down[i] = scale * level_rest(cloth, 0.0f, tall[i], 1.0f);
+        for (int j = 0; j < 2; ++j) {
+            m.diag[i][j][0] = scale * level_rest(cloth, wide[j], tall[i], 1.0f);
+            m.diag[i][j][1] = scale * level_rest(cloth, wide[j], tall[i], -1.0f);
+        }
+    }
+    return m;
+}
+
+/* One Gauss-Seidel pass over level L's springs, row by row as the fine pass goes. */
+static void level_pass(const limit_ctx *c, const strain_level *L, const level_limits *m, bool shear)
+{
+    const uint32_t nc = L->cols;
     for (uint32_t k = 0; k < L->rows; ++k) {
         const uint32_t b = k * nc;
-        cloth_limit_along(c, b, b + nc - 2u, along);
-        cloth_limit_spring(c, b + nc - 2u, b + nc - 1u, along_last);
+        cloth_limit_along(c, b, b + nc - 2u, m->along[0]);
+        cloth_limit_spring(c, b + nc - 2u, b + nc - 1u, m->along[1]);
         if (k + 1u == L->rows) {
             break;
         }
-        const uint32_t r0 = k << L->shift;
-        const float tall = (float)((r0 + s < cloth->rows - 1u ? r0 + s : cloth->rows - 1u) - r0);
-        cloth_limit_across(c, b, b + nc, nc, scale * level_rest(cloth, 0.0f, tall, 1.0f));
+        const int h = k + 2u == L->rows; /* the last row of cells */
+        cloth_limit_across(c, b, b + nc, nc, m->down[h]);
         if (!shear) {
             continue;
         }
         /* cell l: (k, l)-(k + 1, l + 1) and (k, l + 1)-(k + 1, l) */
-        cloth_limit_across(c, b, b + nc - 2u, nc + 1u, scale * level_rest(cloth, wide, tall, 1.0f));
-        cloth_limit_spring(c, b + nc - 2u, b + 2u * nc - 1u, scale * level_rest(cloth, last_w, tall, 1.0f));
-        cloth_limit_across(c, b + 1u, b + nc - 1u, nc - 1u, scale * level_rest(cloth, wide, tall, -1.0f));
-        cloth_limit_spring(c, b + nc - 1u, b + 2u * nc - 2u, scale * level_rest(cloth, last_w, tall, -1.0f));
+        cloth_limit_across(c, b, b + nc - 2u, nc + 1u, m->diag[h][0][0]);
+        cloth_limit_spring(c, b + nc - 2u, b + 2u * nc - 1u, m->diag[h][1][0]);
+        cloth_limit_across(c, b + 1u, b + nc - 1u, nc - 1u, m->diag[h][0][1]);
+        cloth_limit_spring(c, b + nc - 1u, b + 2u * nc - 2u, m->diag[h][1][1]);
     }
 }
 
@@ -423,9 +433,6 @@ static void spread_rows(uint32_t begin, uint32_t end, uint32_t worker, void *ctx
     const cloth_particles *p = &cloth->p;
     float *const x[3] = {p->x, p->y, p->z}, *const v[3] = {p->vx, p->vy, p->vz};
     for (uint32_t r = begin; r < end; ++r) {
-        if (!rows_moved(pass->finest, r, cloth->rows)) {
-            continue; /* nothing to add */
-        }
         const size_t row = (size_t)r * cloth->cols;
         for (uint32_t c0 = 0; c0 < cloth->cols; c0 += CHUNK) {
             const uint32_t c1 = c0 + CHUNK < cloth->cols ? c0 + CHUNK : cloth->cols;
@@ -457,8 +464,9 @@ void cloth_strain_levels_apply(cloth_t *cloth, float scale, float inv_dt)
         float *const pos[3] = {L->x, L->y, L->z};
         limit_ctx c;
         cloth_limit_ctx_init(&c, cloth, pos, no_vel, L->w, 0.0f);
+        const level_limits m = limits_of(L, cloth, scale);
         for (uint32_t it = 0; it < LEVEL_PASSES; ++it) {
-            level_pass(&c, L, cloth, scale, shear);
+            level_pass(&c, L, &m, shear);
         }
         to_moves(L, cloth);
     }
