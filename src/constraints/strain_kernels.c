@@ -77,11 +77,11 @@ __attribute__((target("avx2"))) static inline __m256 group_avx2(const limit_ctx 
 }
 
 __attribute__((target("avx512f"))) static inline __m512 group_avx512(const limit_ctx *c, uint32_t p, uint32_t di,
-                                                                     __m512 d[3])
+                                                                     __mmask16 live, __m512 d[3])
 {
     const float *const a[3] = {c->x, c->y, c->z};
     for (int k = 0; k < 3; ++k) {
-        d[k] = _mm512_sub_ps(_mm512_loadu_ps(a[k] + p + di), _mm512_loadu_ps(a[k] + p));
+        d[k] = _mm512_sub_ps(_mm512_maskz_loadu_ps(live, a[k] + p + di), _mm512_maskz_loadu_ps(live, a[k] + p));
     }
     return _mm512_add_ps(_mm512_add_ps(_mm512_mul_ps(d[0], d[0]), _mm512_mul_ps(d[1], d[1])),
                          _mm512_mul_ps(d[2], d[2]));
@@ -136,16 +136,18 @@ __attribute__((target("avx512f"))) static void run_avx512(const limit_ctx *c, ui
     (void)stride;
     (void)colour;
     const __m512 l2 = _mm512_set1_ps(lim2), l = _mm512_set1_ps(lim), inv_dt = _mm512_set1_ps(c->inv_dt);
-    uint32_t p = begin;
-    for (; p + 16u <= end; p += 16u) {
+    /* the last vector's lanes past `end` are masked off (a coarse level's
+     * rows are short, so a scalar tail would be much of the run) */
+    for (uint32_t p = begin; p < end; p += 16u) {
         const uint32_t q = p + di;
+        const __mmask16 live = (__mmask16)(end - p >= 16u ? 0xffffu : (1u << (end - p)) - 1u);
         __m512 d[3];
-        const __m512 len2 = group_avx512(c, p, di, d);
-        __mmask16 m = _mm512_cmp_ps_mask(len2, l2, _CMP_GT_OQ);
+        const __m512 len2 = group_avx512(c, p, di, live, d);
+        __mmask16 m = _mm512_mask_cmp_ps_mask(live, len2, l2, _CMP_GT_OQ);
         if (m == 0) {
             continue;
         }
-        const __m512 wi = _mm512_loadu_ps(c->w + p), wj = _mm512_loadu_ps(c->w + q);
+        const __m512 wi = _mm512_maskz_loadu_ps(m, c->w + p), wj = _mm512_maskz_loadu_ps(m, c->w + q);
         const __m512 wsum = _mm512_add_ps(wi, wj);
         m = _mm512_mask_cmp_ps_mask(m, wsum, _mm512_setzero_ps(), _CMP_NEQ_UQ);
         const __m512 len = _mm512_sqrt_ps(len2);
@@ -155,17 +157,16 @@ __attribute__((target("avx512f"))) static void run_avx512(const limit_ctx *c, ui
         for (int a = 0; a < 3; ++a) {
             /* masked stores: only the lanes in `m` are written */
             const __m512 mi = _mm512_mul_ps(ki, d[a]), mj = _mm512_mul_ps(kj, d[a]);
-            _mm512_mask_storeu_ps(pos[a] + p, m, _mm512_add_ps(_mm512_loadu_ps(pos[a] + p), mi));
-            _mm512_mask_storeu_ps(pos[a] + q, m, _mm512_sub_ps(_mm512_loadu_ps(pos[a] + q), mj));
+            _mm512_mask_storeu_ps(pos[a] + p, m, _mm512_add_ps(_mm512_maskz_loadu_ps(m, pos[a] + p), mi));
+            _mm512_mask_storeu_ps(pos[a] + q, m, _mm512_sub_ps(_mm512_maskz_loadu_ps(m, pos[a] + q), mj));
             if (vel[a] != NULL) {
                 _mm512_mask_storeu_ps(vel[a] + p, m,
-                                      _mm512_add_ps(_mm512_loadu_ps(vel[a] + p), _mm512_mul_ps(mi, inv_dt)));
+                                      _mm512_add_ps(_mm512_maskz_loadu_ps(m, vel[a] + p), _mm512_mul_ps(mi, inv_dt)));
                 _mm512_mask_storeu_ps(vel[a] + q, m,
-                                      _mm512_sub_ps(_mm512_loadu_ps(vel[a] + q), _mm512_mul_ps(mj, inv_dt)));
+                                      _mm512_sub_ps(_mm512_maskz_loadu_ps(m, vel[a] + q), _mm512_mul_ps(mj, inv_dt)));
             }
         }
     }
-    plain_tail(c, begin, p, end, di, lim, lim2, 1u, 0u);
 }
 
 /* Along a row in AVX-512, 16 springs of one colour at a time: the 32
