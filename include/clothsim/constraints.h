@@ -136,9 +136,10 @@ CLOTH_API cloth_status cloth_get_tethers(const cloth_t *cloth, float *scale);
  *   still, and inside them only the fine passes work. The levels stop where
  *   the short side has 4 cells, so a long strip converges along its length
  *   like a mesh (a 17 x 512 strip: 2 levels).
- * - Order, and so the bits: the levels as above, on the calling thread,
- *   each level's springs row by row (along the row in two colours, down,
- *   the two diagonals); then the fine pass: on a grid, blocks of rows
+ * - Order, and so the bits: the levels as above, each level's node rows
+ *   in blocks as the fine pass's rows below, each row's springs along it
+ *   (in two colours), down, then the two diagonals; then the fine pass:
+ *   on a grid, blocks of rows
  *   (about 16 per grid, at least 4 rows each) taken even blocks first,
  *   then odd ones; within a block, rows in order, the springs of each row
  *   by family (structural along the row, down the column, the two
@@ -152,10 +153,10 @@ CLOTH_API cloth_status cloth_get_tethers(const cloth_t *cloth, float *scale);
  *   too long, as many at once. With its levels, a pass on a 128 x 128 XPBD
  *   cloth costs about as much as two substeps (of 1 iteration) with
  *   AVX-512, and lets the drape bench meet its bar with half the substeps.
- *   The fine pass and the spread split over threads (threads.h); the levels
- *   and a mesh's passes run on the calling thread. A grid's levels take
- *   about 6 bytes per particle, allocated when the limit is switched on
- *   and freed when it is switched off.
+ *   A grid's passes and levels split over threads (threads.h); a mesh's
+ *   passes run on the calling thread. A grid's levels take about 6 bytes
+ *   per particle, allocated when the limit is switched on and freed when
+ *   it is switched off.
  * - Works with every integrator, the host's included. Between steps the
  *   springs may stretch past the limit again: it bounds what the host reads
  *   after cloth_step(), not the substeps in between.

@@ -22,10 +22,13 @@
  * (1 + max_strain) times that, as the fine springs are.
  *
  * Nodes sit on rows and columns 0, s, 2 s, ... and on the last one, so the
- * last cell of a level may be narrower than s. Coarse passes run on the
- * calling thread (a level has a quarter of the particles or fewer); the
- * spread to the particles runs in parallel by rows. Neither depends on the
- * thread count, and the loops give the same bits on every vector level.
+ * last cell of a level may be narrower than s. Threads: making a level's
+ * nodes, turning them into moves and the spread to the particles go by
+ * rows, which are independent; a level's passes go by blocks of node rows
+ * (cloth_grid_block_rows() of the level), even blocks in parallel, then
+ * odd ones, as the fine pass does. The blocks are a function of the grid
+ * only, so the bits do not depend on the thread count, and the loops give
+ * the same bits on every vector level.
  */
 #include "strain_kernels.h"
 
@@ -254,51 +257,6 @@ static void half_moves(const level_loops *f, const strain_level *L, const cloth_
     }
 }
 
-/* The node positions, less the particles under them: the level's moves. */
-static void to_moves(strain_level *L, const cloth_t *cloth)
-{
-    const cloth_particles *p = &cloth->p;
-    float *const node[3] = {L->x, L->y, L->z};
-    const float *const fine[3] = {p->x, p->y, p->z};
-    for (uint32_t k = 0; k < L->rows; ++k) {
-        const uint32_t r = node_at(k, L->shift, cloth->rows);
-        const size_t row = (size_t)r * cloth->cols, q0 = (size_t)k * L->cols;
-        for (uint32_t l = 0; l < L->cols; ++l) {
-            const uint32_t c = node_at(l, L->shift, cloth->cols);
-            for (int a = 0; a < 3; ++a) {
-                node[a][q0 + l] -= fine[a][row + c];
-            }
-        }
-    }
-}
-
-/* Node positions of level L: the particles under them, moved by the
- * coarser level's moves (none for the coarsest). */
-static void gather(const level_loops *f, strain_level *L, const strain_level *coarser, const cloth_t *cloth)
-{
-    const cloth_particles *p = &cloth->p;
-    float *const node[3] = {L->x, L->y, L->z};
-    const float *const fine[3] = {p->x, p->y, p->z};
-    for (uint32_t k = 0; k < L->rows; ++k) {
-        const uint32_t r = node_at(k, L->shift, cloth->rows);
-        const size_t row = (size_t)r * cloth->cols, q0 = (size_t)k * L->cols;
-        for (uint32_t l0 = 0; l0 < L->cols; l0 += CHUNK) {
-            const uint32_t l1 = l0 + CHUNK < L->cols ? l0 + CHUNK : L->cols;
-            float d[3][CHUNK];
-            if (coarser != NULL) {
-                half_moves(f, coarser, cloth, r, l0, l1, d);
-            } else {
-                memset(d, 0, sizeof d);
-            }
-            for (uint32_t l = l0; l < l1; ++l) {
-                const uint32_t c = node_at(l, L->shift, cloth->cols);
-                for (int a = 0; a < 3; ++a) {
-                    node[a][q0 + l] = fine[a][row + c] + d[a][l - l0];
-                }
-            }
-        }
-    }
-}
 
 /* Add mass m at fine (r, c) to level L's nodes, split bilinearly as a
  * move of theirs is spread back, so that what the spread moves carries the
@@ -393,29 +351,110 @@ static level_limits limits_of(const strain_level *L, const cloth_t *cloth, float
     return m;
 }
 
-/* One Gauss-Seidel pass over level L's springs, row by row as the fine pass goes. */
-static void level_pass(const limit_ctx *c, const strain_level *L, const level_limits *m, bool shear)
+/* What the parallel loops over a level share. */
+typedef struct level_job {
+    const cloth_t *cloth;
+    strain_level *L;
+    const strain_level *coarser; /* NULL for the coarsest level */
+    const level_loops *f;
+    limit_ctx c;       /* the level's nodes, positions only */
+    level_limits m;
+    bool shear;
+    uint32_t block_rows; /* node rows per block of a pass */
+    uint32_t colour;     /* 0: even blocks, 1: odd */
+} level_job;
+
+/* Node rows [begin, end): their positions, the particles under them moved
+ * by the coarser level's moves (none for the coarsest). */
+static void gather_rows(uint32_t begin, uint32_t end, uint32_t worker, void *ctx)
 {
-    const uint32_t nc = L->cols;
-    for (uint32_t k = 0; k < L->rows; ++k) {
-        const uint32_t b = k * nc;
-        cloth_limit_along(c, b, b + nc - 2u, m->along[0]);
-        cloth_limit_spring(c, b + nc - 2u, b + nc - 1u, m->along[1]);
-        if (k + 1u == L->rows) {
-            break;
+    (void)worker;
+    const level_job *job = ctx;
+    const cloth_t *cloth = job->cloth;
+    strain_level *L = job->L;
+    const cloth_particles *p = &cloth->p;
+    float *const node[3] = {L->x, L->y, L->z};
+    const float *const fine[3] = {p->x, p->y, p->z};
+    for (uint32_t k = begin; k < end; ++k) {
+        const uint32_t r = node_at(k, L->shift, cloth->rows);
+        const size_t row = (size_t)r * cloth->cols, q0 = (size_t)k * L->cols;
+        for (uint32_t l0 = 0; l0 < L->cols; l0 += CHUNK) {
+            const uint32_t l1 = l0 + CHUNK < L->cols ? l0 + CHUNK : L->cols;
+            float d[3][CHUNK];
+            if (job->coarser != NULL) {
+                half_moves(job->f, job->coarser, cloth, r, l0, l1, d);
+            } else {
+                memset(d, 0, sizeof d);
+            }
+            for (uint32_t l = l0; l < l1; ++l) {
+                const uint32_t c = node_at(l, L->shift, cloth->cols);
+                for (int a = 0; a < 3; ++a) {
+                    node[a][q0 + l] = fine[a][row + c] + d[a][l - l0];
+                }
+            }
         }
-        const int h = k + 2u == L->rows; /* the last row of cells */
-        cloth_limit_across(c, b, b + nc, nc, m->down[h]);
-        if (!shear) {
-            continue;
-        }
-        /* cell l: (k, l)-(k + 1, l + 1) and (k, l + 1)-(k + 1, l) */
-        cloth_limit_across(c, b, b + nc - 2u, nc + 1u, m->diag[h][0][0]);
-        cloth_limit_spring(c, b + nc - 2u, b + 2u * nc - 1u, m->diag[h][1][0]);
-        cloth_limit_across(c, b + 1u, b + nc - 1u, nc - 1u, m->diag[h][0][1]);
-        cloth_limit_spring(c, b + nc - 1u, b + 2u * nc - 2u, m->diag[h][1][1]);
     }
 }
+
+/* Node rows [begin, end): positions less the particles under them, the level's moves. */
+static void moves_rows(uint32_t begin, uint32_t end, uint32_t worker, void *ctx)
+{
+    (void)worker;
+    const level_job *job = ctx;
+    const cloth_t *cloth = job->cloth;
+    strain_level *L = job->L;
+    const cloth_particles *p = &cloth->p;
+    float *const node[3] = {L->x, L->y, L->z};
+    const float *const fine[3] = {p->x, p->y, p->z};
+    for (uint32_t k = begin; k < end; ++k) {
+        const uint32_t r = node_at(k, L->shift, cloth->rows);
+        const size_t row = (size_t)r * cloth->cols, q0 = (size_t)k * L->cols;
+        for (uint32_t l = 0; l < L->cols; ++l) {
+            const uint32_t c = node_at(l, L->shift, cloth->cols);
+            for (int a = 0; a < 3; ++a) {
+                node[a][q0 + l] -= fine[a][row + c];
+            }
+        }
+    }
+}
+
+/* Items are a pass's blocks of one colour (item k is block 2 k + colour):
+ * their node rows in order, each row's springs along it, then down to the
+ * next row and across both diagonals, as the fine pass goes. A block's
+ * springs reach one row into the next block only, so blocks of one colour
+ * share no node and run in parallel with the same bits. */
+static void pass_blocks(uint32_t begin, uint32_t end, uint32_t worker, void *ctx)
+{
+    (void)worker;
+    const level_job *job = ctx;
+    const strain_level *L = job->L;
+    const limit_ctx *c = &job->c;
+    const level_limits *m = &job->m;
+    const uint32_t nc = L->cols;
+    for (uint32_t item = begin; item < end; ++item) {
+        const uint32_t k0 = (2u * item + job->colour) * job->block_rows;
+        const uint32_t k1 = k0 + job->block_rows < L->rows ? k0 + job->block_rows : L->rows;
+        for (uint32_t k = k0; k < k1; ++k) {
+            const uint32_t b = k * nc;
+            cloth_limit_along(c, b, b + nc - 2u, m->along[0]);
+            cloth_limit_spring(c, b + nc - 2u, b + nc - 1u, m->along[1]);
+            if (k + 1u == L->rows) {
+                break;
+            }
+            const int h = k + 2u == L->rows; /* the last row of cells */
+            cloth_limit_across(c, b, b + nc, nc, m->down[h]);
+            if (!job->shear) {
+                continue;
+            }
+            /* cell l: (k, l)-(k + 1, l + 1) and (k, l + 1)-(k + 1, l) */
+            cloth_limit_across(c, b, b + nc - 2u, nc + 1u, m->diag[h][0][0]);
+            cloth_limit_spring(c, b + nc - 2u, b + 2u * nc - 1u, m->diag[h][1][0]);
+            cloth_limit_across(c, b + 1u, b + nc - 1u, nc - 1u, m->diag[h][0][1]);
+            cloth_limit_spring(c, b + nc - 1u, b + 2u * nc - 2u, m->diag[h][1][1]);
+        }
+    }
+}
+
 
 typedef struct spread_pass {
     const cloth_t *cloth;
@@ -459,16 +498,30 @@ void cloth_strain_levels_apply(cloth_t *cloth, float scale, float inv_dt)
         cloth->strain_levels_stale = false;
     }
     for (uint32_t l = lv->count; l-- > 0u;) {
-        strain_level *L = &lv->level[l];
-        gather(&f, L, l + 1u < lv->count ? &lv->level[l + 1u] : NULL, cloth);
-        float *const pos[3] = {L->x, L->y, L->z};
-        limit_ctx c;
-        cloth_limit_ctx_init(&c, cloth, pos, no_vel, L->w, 0.0f);
-        const level_limits m = limits_of(L, cloth, scale);
+        level_job job;
+        memset(&job, 0, sizeof job);
+        job.cloth = cloth;
+        job.L = &lv->level[l];
+        job.coarser = l + 1u < lv->count ? &lv->level[l + 1u] : NULL;
+        job.f = &f;
+        job.shear = shear;
+        job.m = limits_of(job.L, cloth, scale);
+        float *const pos[3] = {job.L->x, job.L->y, job.L->z};
+        cloth_limit_ctx_init(&job.c, cloth, pos, no_vel, job.L->w, 0.0f);
+        const uint32_t rows = job.L->rows, min_rows = cloth_grid_min_blocks(1u, job.L->cols);
+        job.block_rows = cloth_grid_block_rows(rows);
+        const uint32_t blocks = (rows + job.block_rows - 1u) / job.block_rows;
+        const uint32_t min_blocks = cloth_grid_min_blocks(job.block_rows, job.L->cols);
+        cloth_parallel_for(cloth, gather_rows, rows, min_rows, &job);
         for (uint32_t it = 0; it < LEVEL_PASSES; ++it) {
-            level_pass(&c, L, &m, shear);
+            for (job.colour = 0; job.colour < 2u; ++job.colour) {
+                const uint32_t items = (blocks - job.colour + 1u) / 2u; /* blocks colour, colour + 2, ... */
+                if (items > 0u) {
+                    cloth_parallel_for(cloth, pass_blocks, items, min_blocks, &job);
+                }
+            }
         }
-        to_moves(L, cloth);
+        cloth_parallel_for(cloth, moves_rows, rows, min_rows, &job);
     }
     spread_pass pass = {cloth, &lv->level[0], inv_dt, f};
     cloth_parallel_for(cloth, spread_rows, cloth->rows, 8u, &pass);
