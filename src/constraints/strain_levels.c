@@ -362,11 +362,14 @@ typedef struct level_job {
     bool shear;
     uint32_t block_rows; /* node rows per block of a pass */
     uint32_t colour;     /* 0: even blocks, 1: odd */
+    bool moves;          /* node_rows(): make the moves (after the passes) */
 } level_job;
 
-/* Node rows [begin, end): their positions, the particles under them moved
- * by the coarser level's moves (none for the coarsest). */
-static void gather_rows(uint32_t begin, uint32_t end, uint32_t worker, void *ctx)
+/* Node rows [begin, end) of the job's level. Before its passes: the node
+ * positions, the particles under them moved by the coarser level's moves
+ * (none for the coarsest). After them (job->moves): those positions less
+ * the particles under them, the level's moves. */
+static void node_rows(uint32_t begin, uint32_t end, uint32_t worker, void *ctx)
 {
     (void)worker;
     const level_job *job = ctx;
@@ -381,38 +384,17 @@ static void gather_rows(uint32_t begin, uint32_t end, uint32_t worker, void *ctx
         for (uint32_t l0 = 0; l0 < L->cols; l0 += CHUNK) {
             const uint32_t l1 = l0 + CHUNK < L->cols ? l0 + CHUNK : L->cols;
             float d[3][CHUNK];
-            if (job->coarser != NULL) {
-                half_moves(job->f, job->coarser, cloth, r, l0, l1, d);
-            } else {
+            if (job->moves || job->coarser == NULL) {
                 memset(d, 0, sizeof d);
+            } else {
+                half_moves(job->f, job->coarser, cloth, r, l0, l1, d);
             }
             for (uint32_t l = l0; l < l1; ++l) {
                 const uint32_t c = node_at(l, L->shift, cloth->cols);
                 for (int a = 0; a < 3; ++a) {
-                    node[a][q0 + l] = fine[a][row + c] + d[a][l - l0];
+                    float *const at = &node[a][q0 + l];
+                    *at = job->moves ? *at - fine[a][row + c] : fine[a][row + c] + d[a][l - l0];
                 }
-            }
-        }
-    }
-}
-
-/* Node rows [begin, end): positions less the particles under them, the level's moves. */
-static void moves_rows(uint32_t begin, uint32_t end, uint32_t worker, void *ctx)
-{
-    (void)worker;
-    const level_job *job = ctx;
-    const cloth_t *cloth = job->cloth;
-    strain_level *L = job->L;
-    const cloth_particles *p = &cloth->p;
-    float *const node[3] = {L->x, L->y, L->z};
-    const float *const fine[3] = {p->x, p->y, p->z};
-    for (uint32_t k = begin; k < end; ++k) {
-        const uint32_t r = node_at(k, L->shift, cloth->rows);
-        const size_t row = (size_t)r * cloth->cols, q0 = (size_t)k * L->cols;
-        for (uint32_t l = 0; l < L->cols; ++l) {
-            const uint32_t c = node_at(l, L->shift, cloth->cols);
-            for (int a = 0; a < 3; ++a) {
-                node[a][q0 + l] -= fine[a][row + c];
             }
         }
     }
@@ -512,7 +494,7 @@ void cloth_strain_levels_apply(cloth_t *cloth, float scale, float inv_dt)
         job.block_rows = cloth_grid_block_rows(rows);
         const uint32_t blocks = (rows + job.block_rows - 1u) / job.block_rows;
         const uint32_t min_blocks = cloth_grid_min_blocks(job.block_rows, job.L->cols);
-        cloth_parallel_for(cloth, gather_rows, rows, min_rows, &job);
+        cloth_parallel_for(cloth, node_rows, rows, min_rows, &job);
         for (uint32_t it = 0; it < LEVEL_PASSES; ++it) {
             for (job.colour = 0; job.colour < 2u; ++job.colour) {
                 const uint32_t items = (blocks - job.colour + 1u) / 2u; /* blocks colour, colour + 2, ... */
@@ -521,7 +503,8 @@ void cloth_strain_levels_apply(cloth_t *cloth, float scale, float inv_dt)
                 }
             }
         }
-        cloth_parallel_for(cloth, moves_rows, rows, min_rows, &job);
+        job.moves = true;
+        cloth_parallel_for(cloth, node_rows, rows, min_rows, &job);
     }
     spread_pass pass = {cloth, &lv->level[0], inv_dt, f};
     cloth_parallel_for(cloth, spread_rows, cloth->rows, 8u, &pass);
