@@ -127,22 +127,23 @@ void cloth_strain_levels_free(cloth_t *cloth)
     }
 }
 
-/* Where fine row r falls between a level's node rows: the cell's first
- * node row k and the weight t of row k + 1. */
-static void locate_row_of(uint32_t nodes, uint32_t shift, uint32_t r, uint32_t rows, uint32_t *k, float *t)
+/* Where fine index i (a row or a column, of n) falls between the nodes of
+ * a level with `nodes` of them 1 << shift apart: the cell's first node k
+ * and the weight t of node k + 1. */
+static void locate(uint32_t nodes, uint32_t shift, uint32_t i, uint32_t n, uint32_t *k, float *t)
 {
-    uint32_t c = r >> shift;
+    uint32_t c = i >> shift;
     if (c > nodes - 2u) {
         c = nodes - 2u;
     }
-    const uint32_t r0 = c << shift, r1 = node_at(c + 1u, shift, rows);
+    const uint32_t i0 = c << shift, i1 = node_at(c + 1u, shift, n);
     *k = c;
-    *t = (float)(r - r0) / (float)(r1 - r0);
+    *t = (float)(i - i0) / (float)(i1 - i0);
 }
 
 static void locate_row(const strain_level *L, uint32_t r, uint32_t rows, uint32_t *k, float *t)
 {
-    locate_row_of(L->rows, L->shift, r, rows, k, t);
+    locate(L->rows, L->shift, r, rows, k, t);
 }
 
 /* out[2 i] = row[i], out[2 i + 1] halfway to row[i + 1], for i < pairs. */
@@ -154,7 +155,7 @@ static CLOTH_INLINE_ALWAYS void halve_body(const float *restrict row, float *res
     }
 }
 
-/* x += move and v += move / dt for the n particles from `first` that are not pinned. */
+/* x += move and v += move / dt for those of n particles that are not pinned. */
 static CLOTH_INLINE_ALWAYS void add_body(float *restrict x, float *restrict v, const float *restrict w,
                                          const float *restrict move, float inv_dt, uint32_t n)
 {
@@ -266,7 +267,7 @@ static void add_mass(strain_level *L, const cloth_t *cloth, uint32_t r, uint32_t
     uint32_t k, l;
     float t, u;
     locate_row(L, r, cloth->rows, &k, &t);
-    locate_row_of(L->cols, L->shift, c, cloth->cols, &l, &u);
+    locate(L->cols, L->shift, c, cloth->cols, &l, &u);
     const float share[4] = {(1.0f - t) * (1.0f - u), (1.0f - t) * u, t * (1.0f - u), t * u};
     const size_t q[4] = {(size_t)k * L->cols + l, (size_t)k * L->cols + l + 1u, (size_t)(k + 1u) * L->cols + l,
                          (size_t)(k + 1u) * L->cols + l + 1u};
@@ -436,7 +437,6 @@ static void pass_blocks(uint32_t begin, uint32_t end, uint32_t worker, void *ctx
         }
     }
 }
-
 
 typedef struct spread_pass {
     const cloth_t *cloth;
