@@ -15,6 +15,7 @@
  * Usage: drape [--sizes 32,64,128] [--frames 600] [--runs 3]
  *              [--integrators euler,trapezoid,verlet,pbd,...] [--threads 1,2]
  *              [--substeps S] [--iterations I] [--tethers SCALE]
+ *              [--tether-schedule every|last]
  *              [--stiffness K] [--bend-stiffness K]
  *              [--strain-limit MAX_STRAIN --limit-passes P]
  *
@@ -148,7 +149,8 @@ static void run_config(const named_integrator *integ, uint32_t n, uint32_t frame
     const uint32_t used_iterations = config.iterations ? config.iterations : 8u;
     const double particle_substeps = q.ok ? (double)n * n * used_substeps * frames / times[done / 2u] : 0.0;
     printf("{\"scene\":\"drape\",\"n\":%u,\"integrator\":\"%s\",\"threads\":%u,\"substeps\":%u,"
-           "\"iterations\":%u,\"tethers\":%g,\"strain_limit\":%g,\"limit_passes\":%u,\"stiffness\":%g,"
+           "\"iterations\":%u,\"tethers\":%g,\"tether_schedule\":\"%s\",\"strain_limit\":%g,"
+           "\"limit_passes\":%u,\"stiffness\":%g,"
            "\"frames\":%u,\"runs\":%u,"
            "\"quality_ok\":%s,\"ms_per_frame\":%.4f,\"cpu_ms_per_frame\":%.4f,"
            "\"particle_substeps_per_s\":%.4g,\"mean_stretch\":%.4f,\"max_stretch\":%.4f,"
@@ -156,7 +158,8 @@ static void run_config(const named_integrator *integ, uint32_t n, uint32_t frame
            "\"max_penetration_m\":%.3g,\"closest_to_sphere_m\":%.4f,\"finite\":%s,"
            "\"bytes_per_particle\":%.1f,\"why\":\"%s\"}\n",
            n, integ->name, config.threads > 1u ? config.threads : 1u, used_substeps, used_iterations,
-           (double)config.tethers, (double)config.max_strain, config.limit_passes, (double)config.stiffness,
+           (double)config.tethers, config.tethers_last ? "last" : "every", (double)config.max_strain,
+           config.limit_passes, (double)config.stiffness,
            frames, done, q.ok ? "true" : "false", q.ok ? ms : -1.0,
            q.ok ? cpu_ms : -1.0, particle_substeps, q.mean_stretch, q.max_stretch, q.max_stretch_last_s,
            q.max_penetration, q.closest,
@@ -188,6 +191,12 @@ int main(int argc, char **argv)
             config.iterations = (uint32_t)strtoul(argv[a + 1], NULL, 10);
         } else if (strcmp(argv[a], "--tethers") == 0) {
             config.tethers = strtof(argv[a + 1], NULL);
+        } else if (strcmp(argv[a], "--tether-schedule") == 0) {
+            if (strcmp(argv[a + 1], "last") != 0 && strcmp(argv[a + 1], "every") != 0) {
+                fprintf(stderr, "--tether-schedule takes every or last\n");
+                return 2;
+            }
+            config.tethers_last = strcmp(argv[a + 1], "last") == 0;
         } else if (strcmp(argv[a], "--stiffness") == 0) {
             config.stiffness = strtof(argv[a + 1], NULL);
         } else if (strcmp(argv[a], "--threads") == 0) {

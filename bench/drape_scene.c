@@ -63,6 +63,9 @@ cloth_status drape_scene_create(drape_scene *scene, uint32_t n, const drape_conf
     if (s == CLOTH_OK && config->tethers > 0.0f) {
         s = cloth_set_tethers(scene->cloth, config->tethers);
     }
+    if (s == CLOTH_OK && config->tethers_last) {
+        s = cloth_set_tether_schedule(scene->cloth, CLOTH_TETHERS_LAST_SUBSTEP);
+    }
     if (s == CLOTH_OK && config->limit_passes > 0u) {
         s = cloth_set_strain_limit(scene->cloth, config->max_strain, config->limit_passes);
     }

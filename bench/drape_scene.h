@@ -47,6 +47,7 @@ typedef struct drape_config {
     cloth_integrator kind;
     uint32_t substeps, iterations;
     float tethers;        /* cloth_set_tethers() scale; 0 off */
+    bool tethers_last;    /* cloth_set_tether_schedule(): the last substep only */
     float max_strain;     /* cloth_set_strain_limit(), with limit_passes > 0 */
     uint32_t limit_passes;
     float stiffness;      /* N, structural and shear springs; 0 keeps the defaults */

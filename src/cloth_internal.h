@@ -167,6 +167,7 @@ struct cloth {
      * added or released (pins.c), and a mesh's creation shape (xyz planes) */
     struct cloth_tethers *tethers;
     bool tethers_dirty;
+    cloth_tether_schedule tether_schedule; /* cloth_set_tether_schedule(); read by step.c */
     float *rest_shape;
 
     /* constraints/strain_limit.c: cloth_set_strain_limit(); off while 0 passes */

@@ -3,8 +3,9 @@
  *
  *   keep the state (for rollback); pins record where they start
  *   per substep: pins and colliders placed -> forces -> integrator -> pins
- *                -> tethers and collisions (in parallel over particle
- *                ranges) -> finish
+ *                -> tethers (every substep, or the last one only: the
+ *                tether schedule) and collisions (in parallel over
+ *                particle ranges) -> finish
  *   strain limit (if on), then the collisions once more
  *   finite check: restore the kept state on NaN/Inf
  *
@@ -140,7 +141,8 @@ static cloth_status substep(cloth_t *cloth, cloth_step_view *view, uint32_t s, f
         return st;
     }
     cloth_pins_apply(cloth, s + 1u, view->substeps, dt);
-    cloth->monitor.contacts = constrain(cloth, false); /* cloth_get_stats() reports the last substep's */
+    const bool tethers = cloth->tether_schedule == CLOTH_TETHERS_EVERY_SUBSTEP || s + 1u == view->substeps;
+    cloth->monitor.contacts = constrain(cloth, !tethers); /* cloth_get_stats() reports the last substep's */
     if (vt->finish != NULL) {
         st = vt->finish(cloth->integ_user, cloth->integ_state, view);
     }

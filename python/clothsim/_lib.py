@@ -199,6 +199,8 @@ SIGNATURES = {
     # constraints.h
     "cloth_set_tethers": (c_status, [c_cloth_p, _F]),
     "cloth_get_tethers": (c_status, [c_cloth_p, c_float_p]),
+    "cloth_set_tether_schedule": (c_status, [c_cloth_p, c_enum]),
+    "cloth_get_tether_schedule": (c_status, [c_cloth_p, ctypes.POINTER(c_enum)]),
     "cloth_set_strain_limit": (c_status, [c_cloth_p, _F, _U32]),
     "cloth_get_strain_limit": (c_status, [c_cloth_p, c_float_p, c_uint32_p]),
     # stepping and state

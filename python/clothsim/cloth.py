@@ -42,6 +42,8 @@ _INTEGRATOR_NAMES = {
     "implicit": Integrator.IMPLICIT_EULER,
 }
 
+_TETHER_SCHEDULE_NAMES = {"every_substep": 0, "last_substep": 1}
+
 _SPRING_NAMES = {
     "structural": SpringType.STRUCTURAL,
     "shear": SpringType.SHEAR,
@@ -365,6 +367,19 @@ class Cloth:
         scale = ctypes.c_float()
         check(lib().cloth_get_tethers(self._live(), ctypes.byref(scale)), "cloth_get_tethers")
         return scale.value
+
+    def set_tether_schedule(self, schedule):
+        """Which substeps project the tethers: 'every_substep' (the default) or
+        'last_substep' (the fast setting with a strain limit; constraints.h)."""
+        value = _enum_value(schedule, _TETHER_SCHEDULE_NAMES, "tether schedule")
+        check(lib().cloth_set_tether_schedule(self._live(), value), "cloth_set_tether_schedule")
+
+    @property
+    def tether_schedule(self):
+        """'every_substep' or 'last_substep'."""
+        value = ctypes.c_int()
+        check(lib().cloth_get_tether_schedule(self._live(), ctypes.byref(value)), "cloth_get_tether_schedule")
+        return {v: k for k, v in _TETHER_SCHEDULE_NAMES.items()}[value.value]
 
     def set_strain_limit(self, max_strain, passes):
         """After each step, no structural or shear spring longer than

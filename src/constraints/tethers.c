@@ -158,6 +158,24 @@ cloth_status cloth_get_tethers(const cloth_t *cloth, float *scale)
     return CLOTH_OK;
 }
 
+cloth_status cloth_set_tether_schedule(cloth_t *cloth, cloth_tether_schedule schedule)
+{
+    if (cloth == NULL || (schedule != CLOTH_TETHERS_EVERY_SUBSTEP && schedule != CLOTH_TETHERS_LAST_SUBSTEP)) {
+        return CLOTH_ERR_INVALID_ARGUMENT;
+    }
+    cloth->tether_schedule = schedule;
+    return CLOTH_OK;
+}
+
+cloth_status cloth_get_tether_schedule(const cloth_t *cloth, cloth_tether_schedule *schedule)
+{
+    if (cloth == NULL || schedule == NULL) {
+        return CLOTH_ERR_INVALID_ARGUMENT;
+    }
+    *schedule = cloth->tether_schedule;
+    return CLOTH_OK;
+}
+
 /* Rest distance between grid particles dc columns and dr rows apart. A
  * grid particle (r, c) rests at s (c u + r v) with unit axes u, v, so
  * |d|^2 = s^2 (dc^2 + dr^2) + 2 s^2 dc dr (u . v); the structural and

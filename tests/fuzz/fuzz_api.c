@@ -671,7 +671,7 @@ static cloth_status setup_mesh(fz_world *w, fz *f)
     X(GET_TRANSFORM) X(REMOVE_COLLIDER) X(WIND) X(CONSTANT_WIND) X(AIR) X(FORCE_HOOK)              \
     X(READBACK) X(TRIANGLES) X(SET_POSITIONS) X(SET_VELOCITIES) X(SNAPSHOT_ROUNDTRIP)              \
     X(SNAPSHOT_CORRUPT) X(SNAPSHOT_FOREIGN) X(STATS) X(WATCHDOG) X(TETHERS) X(BENDING)             \
-    X(PBD_PARAMS) X(SPRINGS) X(NULLS) X(STRAIN_LIMIT)
+    X(PBD_PARAMS) X(SPRINGS) X(NULLS) X(STRAIN_LIMIT) X(TETHER_SCHEDULE)
 #define FZ_OP_ENUM(name) OP_##name,
 #define FZ_OP_NAME(name) #name,
 enum op { FZ_OPS(FZ_OP_ENUM) OP_COUNT };
@@ -1064,6 +1064,15 @@ static void run_op(fz_world *w, fz *f, uint8_t op)
         float m = -1.0f;
         uint32_t p = 99999u;
         FZ_REQUIRE(cloth_get_strain_limit(c, &m, &p) == CLOTH_OK && m >= 0.0f && m <= 10.0f && p <= 1024u);
+        break;
+    }
+    case OP_TETHER_SCHEDULE: {
+        /* 0 and 1 are the schedules; anything else is refused */
+        const uint8_t m = fz_u8(f);
+        FZ_CALL(w, cloth_set_tether_schedule(c, (cloth_tether_schedule)(m < 250u ? m % 3u : m)));
+        cloth_tether_schedule got = CLOTH_TETHER_SCHEDULE_FORCE32;
+        FZ_REQUIRE(cloth_get_tether_schedule(c, &got) == CLOTH_OK &&
+                   (got == CLOTH_TETHERS_EVERY_SUBSTEP || got == CLOTH_TETHERS_LAST_SUBSTEP));
         break;
     }
     case OP_BENDING: FZ_CALL(w, cloth_set_bending_stiffness(c, fz_float(f))); break;

@@ -193,6 +193,10 @@ seed("tethers_bending", grid(10, 10) + op("PIN", idx(0), u8(1), vec(0, 0, 0)) + 
      op("TETHERS", f(1.125)) + op("TETHERS", f("nan")) + op("TETHERS", f(0.5)) + op("TETHERS", f(11)) +
      op("BENDING", f(0.5)) + op("BENDING", f("-1")) + op("BENDING", f("inf")) + FRAMES + op("UNPIN", idx(0)) +
      FRAMES + op("TETHERS", f(0)) + op("BENDING", f(0)) + FRAMES)
+seed("tether_schedule", grid(10, 10) + op("PIN", idx(0), u8(1), vec(0, 0, 0)) + op("TETHERS", f(1.125)) +
+     op("SUBSTEPS", u8(9)) + op("TETHER_SCHEDULE", u8(1)) + FRAMES + op("TETHER_SCHEDULE", u8(2)) +
+     op("TETHER_SCHEDULE", u8(255)) + op("STRAIN_LIMIT", u8(2), f(0.05)) + FRAMES + op("TETHER_SCHEDULE", u8(0)) +
+     FRAMES)
 seed("pbd_params", grid(8, 8) + op("INTEGRATOR", u8(3)) + op("PBD_PARAMS", u8(1), f(0.5)) +
      op("PBD_PARAMS", u8(1), f("-1")) + op("PBD_PARAMS", u8(1), f(100)) + op("PBD_PARAMS", u8(0), f(0.5)) +
      op("PBD_PARAMS", u8(2), f(2)) + op("PBD_PARAMS", u8(6), f(0.5)) + op("PBD_PARAMS", u8(4), f("nan")) + FRAMES)

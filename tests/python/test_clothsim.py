@@ -331,6 +331,12 @@ class TestErrors(unittest.TestCase, StatusAssertions):
             c.set_tethers(1.25)
             self.assertEqual(c.tethers, 1.25)
             c.set_tethers(0)
+            self.assertEqual(c.tether_schedule, "every_substep")
+            c.set_tether_schedule("last_substep")
+            self.assertEqual(c.tether_schedule, "last_substep")
+            self.assertStatus(invalid, c.set_tether_schedule, 2)
+            self.assertRaises(ValueError, c.set_tether_schedule, "sometimes")
+            c.set_tether_schedule("every_substep")
             # one spring of 1 m, pinned at one end, stretched to 1.5 m; nothing
             # else moves the free end in one step, so the limit puts it at 1.1 m
             c.set_gravity((0, 0, 0))
