@@ -86,7 +86,7 @@ static uint32_t constrain(cloth_t *cloth, bool collide_only)
     pass.tethers = !collide_only && cloth_tethers_prepare(cloth);
     if (pass.tethers || cloth->collider_count > 0u) {
         const uint32_t items = (cloth->count + CLOTH_PARTICLES_PER_ITEM - 1u) / CLOTH_PARTICLES_PER_ITEM;
-        cloth_parallel_for(cloth, constrain_range, items, 1u, &pass);
+        cloth_parallel_for_uneven(cloth, constrain_range, items, 1u, &pass);
     }
     uint32_t contacts = 0u;
     for (uint32_t k = 0; k < CLOTH_MAX_THREADS; ++k) {

@@ -4,8 +4,8 @@
  */
 #include "cloth_internal.h"
 
-void cloth_parallel_for(const cloth_t *cloth, cloth_task_fn *task, uint32_t count, uint32_t min_range,
-                        void *context)
+static void parallel_for(const cloth_t *cloth, cloth_task_fn *task, uint32_t count, uint32_t min_range, bool uneven,
+                         void *context)
 {
     const cloth_tasks *t = &cloth->tasks;
     if (count == 0u) {
@@ -22,10 +22,22 @@ void cloth_parallel_for(const cloth_t *cloth, cloth_task_fn *task, uint32_t coun
         return;
     }
     if (t->pool != NULL && count > min_range) {
-        cloth_pool_run(t->pool, task, count, min_range, context);
+        cloth_pool_run(t->pool, task, count, min_range, uneven, context);
         return;
     }
     task(0u, count, 0u, context);
+}
+
+void cloth_parallel_for(const cloth_t *cloth, cloth_task_fn *task, uint32_t count, uint32_t min_range,
+                        void *context)
+{
+    parallel_for(cloth, task, count, min_range, false, context);
+}
+
+void cloth_parallel_for_uneven(const cloth_t *cloth, cloth_task_fn *task, uint32_t count, uint32_t min_range,
+                               void *context)
+{
+    parallel_for(cloth, task, count, min_range, true, context);
 }
 
 void cloth_tasks_release(cloth_t *cloth)

@@ -10,6 +10,7 @@
 
 #include <clothsim/threads.h>
 
+#include <stdbool.h>
 #include <stdint.h>
 
 struct cloth;
@@ -61,9 +62,17 @@ typedef struct cloth_tasks {
 } cloth_tasks;
 
 /* Run task over items [0, count), in ranges of at least min_range items,
- * and return when all of them are done. */
+ * and return when all of them are done. The pool gives each thread one
+ * range, the same from call to call, so a thread keeps its rows in its
+ * cache across a step's passes. */
 void cloth_parallel_for(const struct cloth *cloth, cloth_task_fn *task, uint32_t count, uint32_t min_range,
                         void *context);
+
+/* The same for a pass whose items cost very different amounts (the
+ * colliders: only the rows touching one cost anything): the pool cuts it
+ * finer and a thread that runs out of its own pieces takes the others'. */
+void cloth_parallel_for_uneven(const struct cloth *cloth, cloth_task_fn *task, uint32_t count, uint32_t min_range,
+                               void *context);
 
 /* Free the pool (cloth_destroy). */
 void cloth_tasks_release(struct cloth *cloth);
@@ -71,6 +80,7 @@ void cloth_tasks_release(struct cloth *cloth);
 /* platform/pool.c: the built-in pool of `threads - 1` workers plus the caller. */
 cloth_status cloth_pool_create(const cloth_allocator *alloc, uint32_t threads, struct cloth_pool **out);
 void cloth_pool_destroy(const cloth_allocator *alloc, struct cloth_pool *pool);
-void cloth_pool_run(struct cloth_pool *pool, cloth_task_fn *task, uint32_t count, uint32_t min_range, void *context);
+void cloth_pool_run(struct cloth_pool *pool, cloth_task_fn *task, uint32_t count, uint32_t min_range, bool uneven,
+                    void *context);
 
 #endif /* CLOTHSIM_TASKS_H */
