@@ -8,7 +8,8 @@
  * run of them; a thread works through its own run and then takes pieces
  * from the fronts of the others' runs, so the idle one helps rather than
  * waits. Which thread runs which items never changes a result (tasks.h).
- * The caller does its share and waits for the rest. Workers spin briefly
+ * The caller does its share and waits for the rest; a task too small to
+ * cut in two runs on the caller alone, without waking anyone. Workers spin briefly
  * for the next task (a step hands out several per substep, microseconds
  * apart) and then sleep on a condition variable, so an idle cloth costs no
  * CPU.
@@ -162,14 +163,23 @@ void cloth_pool_run(struct cloth_pool *pool, cloth_task_fn *task, uint32_t count
     uint32_t pieces = count / min_range;
     pieces = pieces < 1u ? 1u : pieces;
     pieces = pieces > most ? most : pieces;
+    if (pieces == 1u) {
+        /* one piece: waking the workers would only add their latency */
+        task(0u, count, 0u, context);
+        return;
+    }
     pool->task = task;
     pool->context = context;
     pool->count = count;
     pool->pieces = pieces;
     pool->steal = steal;
-    for (uint32_t t = 0; t < pool->threads; ++t) {
-        atomic_store_explicit(&pool->runs[t].next, pieces * t / pool->threads, memory_order_relaxed);
-        pool->runs[t].last = pieces * (t + 1u) / pool->threads;
+    /* thread t's run: pieces [ceil(pieces t / threads), ceil(pieces (t + 1) / threads)),
+     * so that with fewer pieces than threads the caller, which is running
+     * already, has one rather than a worker that has to wake up */
+    const uint32_t threads = pool->threads;
+    for (uint32_t t = 0; t < threads; ++t) {
+        atomic_store_explicit(&pool->runs[t].next, (pieces * t + threads - 1u) / threads, memory_order_relaxed);
+        pool->runs[t].last = (pieces * (t + 1u) + threads - 1u) / threads;
     }
     /* the bump of `generation` (sequentially consistent) publishes all of
      * the above to the workers that see it */
