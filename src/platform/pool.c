@@ -9,10 +9,10 @@
  * from the fronts of the others' runs, so the idle one helps rather than
  * waits. Which thread runs which items never changes a result (tasks.h).
  * The caller does its share and waits for the rest; a task too small to
- * cut in two runs on the caller alone, without waking anyone. Workers spin briefly
- * for the next task (a step hands out several per substep, microseconds
- * apart) and then sleep on a condition variable, so an idle cloth costs no
- * CPU.
+ * cut in two runs on the caller alone, without waking anyone. Workers
+ * spin briefly for the next task (a step hands out several per substep,
+ * microseconds apart) and then sleep on a condition variable, so an idle
+ * cloth costs no CPU.
  */
 #include "cloth_internal.h"
 
