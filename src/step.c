@@ -105,11 +105,18 @@ typedef struct constrain_pass {
     uint32_t contacts[CLOTH_MAX_THREADS]; /* per worker: a worker runs one range at a time */
 } constrain_pass;
 
+/* Particles per item of the tether and collider pass: a quarter of the
+ * other per-particle passes' (tasks.h), so that even a 128 x 128 cloth has
+ * pieces enough for the pool to balance a pass whose cost gathers where
+ * the cloth touches a collider (drape-128 on 2 threads: 7 % faster than in
+ * items of 4096). */
+#define CONSTRAIN_ITEM 1024u
+
 static void constrain_range(uint32_t begin, uint32_t end, uint32_t worker, void *ctx)
 {
     constrain_pass *pass = ctx;
-    uint32_t first, last;
-    cloth_item_particles(begin, end, pass->cloth->count, &first, &last);
+    const uint32_t count = pass->cloth->count;
+    const uint32_t first = begin * CONSTRAIN_ITEM, last = end * CONSTRAIN_ITEM < count ? end * CONSTRAIN_ITEM : count;
     if (pass->tethers) {
         cloth_tethers_apply_range(pass->cloth, first, last);
     }
@@ -128,8 +135,8 @@ static uint32_t constrain(cloth_t *cloth, bool collide_only)
     pass.cloth = cloth;
     pass.tethers = !collide_only && cloth_tethers_prepare(cloth);
     if (pass.tethers || cloth->collider_count > 0u) {
-        const uint32_t items = (cloth->count + CLOTH_PARTICLES_PER_ITEM - 1u) / CLOTH_PARTICLES_PER_ITEM;
-        cloth_parallel_for_uneven(cloth, constrain_range, items, 1u, &pass);
+        const uint32_t items = (cloth->count + CONSTRAIN_ITEM - 1u) / CONSTRAIN_ITEM;
+        cloth_parallel_for_uneven(cloth, constrain_range, items, CLOTH_PARTICLES_PER_RANGE / CONSTRAIN_ITEM, &pass);
     }
     uint32_t contacts = 0u;
     for (uint32_t k = 0; k < CLOTH_MAX_THREADS; ++k) {

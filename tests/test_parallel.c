@@ -45,9 +45,9 @@ static const shape k_shapes[] = {
     {1400, 7, 24u, 3u},  /* rows shorter than a vector; the wide stencil */
     {50, 3, 12u, 2u},    /* one (0, 2) spring per row, and one of each (0, 1) colour */
     {40, 35, 12u, 2u},   /* a row's colours take two steps of 32 floats, the second a stub */
-    /* the strain limit's finest level (66 x 131 nodes) splits its passes; at 2
-     * threads the collider pass (9 items) is cut fine enough for the pool's
-     * threads to take each other's pieces */
+    /* the strain limit's finest level (66 x 131 nodes) splits its passes; the
+     * collider pass (34 items) is cut fine enough for the pool's threads to
+     * take each other's pieces */
     {130, 260, 12u, 1u},
 };
 enum { SHAPES = sizeof k_shapes / sizeof k_shapes[0] };
