@@ -107,7 +107,7 @@ typedef enum cloth_tether_schedule {
      * run free of it. For a position solver with the strain limit on this
      * is the fast setting: on the drape bench (XPBD, 1 iteration, tethers
      * 1.03, limit 0.05) a 128 x 128 step at the same 6 substeps and 2
-     * passes takes about 15 % less time and ends with less stretch, and a
+     * passes takes about 19 % less time and ends with less stretch, and a
      * 512 x 512 one meets the same stretch bar with 16 substeps and 5
      * passes instead of 24 and 8 (docs/integrators.md). Not for ::CLOTH_INTEGRATOR_SEMIRIGID, whose
      * finishing pass then leaves particles up to about 5 % past their
