@@ -68,7 +68,7 @@ static void state_range(uint32_t begin, uint32_t end, uint32_t worker, void *ctx
 {
     state_pass *pass = ctx;
     uint32_t first, last;
-    cloth_item_particles(begin, end, pass->count, &first, &last);
+    cloth_item_particles(begin, end, pass->count, CLOTH_PARTICLES_PER_ITEM, &first, &last);
     if (pass->job == CHECK) {
         /* the host promises worker < its worker count <= CLOTH_MAX_THREADS */
         pass->bad[worker % CLOTH_MAX_THREADS] |= range_finite(pass->p, first, last);
@@ -115,8 +115,8 @@ typedef struct constrain_pass {
 static void constrain_range(uint32_t begin, uint32_t end, uint32_t worker, void *ctx)
 {
     constrain_pass *pass = ctx;
-    const uint32_t count = pass->cloth->count;
-    const uint32_t first = begin * CONSTRAIN_ITEM, last = end * CONSTRAIN_ITEM < count ? end * CONSTRAIN_ITEM : count;
+    uint32_t first, last;
+    cloth_item_particles(begin, end, pass->cloth->count, CONSTRAIN_ITEM, &first, &last);
     if (pass->tethers) {
         cloth_tethers_apply_range(pass->cloth, first, last);
     }

@@ -21,7 +21,9 @@ static void parallel_for(const cloth_t *cloth, cloth_task_fn *task, uint32_t cou
         }
         return;
     }
-    if (t->pool != NULL && count > min_range) {
+    /* the pool only for two ranges or more: for one, waking its workers
+     * would only add their latency */
+    if (t->pool != NULL && count / min_range >= 2u) {
         cloth_pool_run(t->pool, task, count, min_range, uneven, context);
         return;
     }

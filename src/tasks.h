@@ -44,12 +44,13 @@ static inline uint32_t cloth_grid_min_blocks(uint32_t block_rows, uint32_t cols)
     return per_block >= CLOTH_PARTICLES_PER_RANGE ? 1u : CLOTH_PARTICLES_PER_RANGE / per_block;
 }
 
-/* The particles [*first, *last) of items [begin, end) of a `count`-particle pass. */
-static inline void cloth_item_particles(uint32_t begin, uint32_t end, uint32_t count, uint32_t *first,
-                                        uint32_t *last)
+/* The particles [*first, *last) of items [begin, end) of a `count`-particle
+ * pass whose items hold `per_item` particles each. */
+static inline void cloth_item_particles(uint32_t begin, uint32_t end, uint32_t count, uint32_t per_item,
+                                        uint32_t *first, uint32_t *last)
 {
-    *first = begin * CLOTH_PARTICLES_PER_ITEM;
-    *last = end * CLOTH_PARTICLES_PER_ITEM < count ? end * CLOTH_PARTICLES_PER_ITEM : count;
+    *first = begin * per_item;
+    *last = end * per_item < count ? end * per_item : count;
 }
 
 typedef struct cloth_tasks {
@@ -77,7 +78,8 @@ void cloth_parallel_for_uneven(const struct cloth *cloth, cloth_task_fn *task, u
 /* Free the pool (cloth_destroy). */
 void cloth_tasks_release(struct cloth *cloth);
 
-/* platform/pool.c: the built-in pool of `threads - 1` workers plus the caller. */
+/* platform/pool.c: the built-in pool of `threads - 1` workers plus the caller;
+ * cloth_pool_run() takes tasks of at least 2 min_range items. */
 cloth_status cloth_pool_create(const cloth_allocator *alloc, uint32_t threads, struct cloth_pool **out);
 void cloth_pool_destroy(const cloth_allocator *alloc, struct cloth_pool *pool);
 void cloth_pool_run(struct cloth_pool *pool, cloth_task_fn *task, uint32_t count, uint32_t min_range, bool uneven,

@@ -192,7 +192,7 @@ static void average(uint32_t begin, uint32_t end, uint32_t worker, void *ctx)
     const cloth_step_view *s = pass->view;
     float *const *a = pass->a;
     const float weight = pass->weight;
-    cloth_item_particles(begin, end, s->count, &begin, &end);
+    cloth_item_particles(begin, end, s->count, CLOTH_PARTICLES_PER_ITEM, &begin, &end);
     for (uint32_t i = begin; i < end; ++i) {
         float n = a[SN][i] + weight;
         if (s->inv_mass[i] == 0.0f || n == 0.0f) {

@@ -8,8 +8,8 @@
  * run of them; a thread works through its own run and then takes pieces
  * from the fronts of the others' runs, so the idle one helps rather than
  * waits. Which thread runs which items never changes a result (tasks.h).
- * The caller does its share and waits for the rest; a task too small to
- * cut in two runs on the caller alone, without waking anyone. Workers
+ * The caller does its share and waits for the rest (a task too small to
+ * cut in two never comes here: tasks.c runs it on the caller). Workers
  * spin briefly for the next task (a step hands out several per substep,
  * microseconds apart) and then sleep on a condition variable, so an idle
  * cloth costs no CPU.
@@ -161,14 +161,8 @@ void cloth_pool_run(struct cloth_pool *pool, cloth_task_fn *task, uint32_t count
 {
     const bool steal = uneven && count / min_range >= pool->threads * MIN_PIECES;
     const uint32_t most = steal ? pool->threads * MAX_PIECES : pool->threads;
-    uint32_t pieces = count / min_range;
-    pieces = pieces < 1u ? 1u : pieces;
-    pieces = pieces > most ? most : pieces;
-    if (pieces == 1u) {
-        /* one piece: waking the workers would only add their latency */
-        task(0u, count, 0u, context);
-        return;
-    }
+    /* at least 2: cloth_parallel_for() keeps smaller tasks on the caller */
+    const uint32_t pieces = count / min_range < most ? count / min_range : most;
     pool->task = task;
     pool->context = context;
     pool->count = count;
