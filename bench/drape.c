@@ -17,11 +17,12 @@
  *              [--substeps S] [--iterations I] [--tethers SCALE]
  *              [--tether-schedule every|last]
  *              [--stiffness K] [--bend-stiffness K]
- *              [--strain-limit MAX_STRAIN --limit-passes P]
+ *              [--strain-limit MAX_STRAIN --limit-passes P [--level-sweeps L]]
  *
  * Defaults are the library's (16 substeps, 8 iterations, springs of 50, 20
- * and 5 N, no tethers, no strain limit); --stiffness sets the structural and
- * shear springs.
+ * and 5 N, no tethers, no strain limit, coarse levels in every limit pass);
+ * --stiffness sets the structural and shear springs, --level-sweeps how many
+ * of the limit passes start with the coarse levels.
  *
  * Besides the end state, every run checks the max stretch after each step of
  * its last second, with the clocks stopped: a strain limit (or luck) that
@@ -148,9 +149,12 @@ static void run_config(const named_integrator *integ, uint32_t n, uint32_t frame
     const uint32_t used_substeps = substeps ? substeps : 16u;
     const uint32_t used_iterations = config.iterations ? config.iterations : 8u;
     const double particle_substeps = q.ok ? (double)n * n * used_substeps * frames / times[done / 2u] : 0.0;
+    /* the limit passes that start with the coarse levels */
+    const bool some = config.level_sweeps > 0u && config.level_sweeps < config.limit_passes;
+    const uint32_t sweeps = some ? config.level_sweeps : config.limit_passes;
     printf("{\"scene\":\"drape\",\"n\":%u,\"integrator\":\"%s\",\"threads\":%u,\"substeps\":%u,"
            "\"iterations\":%u,\"tethers\":%g,\"tether_schedule\":\"%s\",\"strain_limit\":%g,"
-           "\"limit_passes\":%u,\"stiffness\":%g,"
+           "\"limit_passes\":%u,\"level_sweeps\":%u,\"stiffness\":%g,"
            "\"frames\":%u,\"runs\":%u,"
            "\"quality_ok\":%s,\"ms_per_frame\":%.4f,\"cpu_ms_per_frame\":%.4f,"
            "\"particle_substeps_per_s\":%.4g,\"mean_stretch\":%.4f,\"max_stretch\":%.4f,"
@@ -159,7 +163,7 @@ static void run_config(const named_integrator *integ, uint32_t n, uint32_t frame
            "\"bytes_per_particle\":%.1f,\"why\":\"%s\"}\n",
            n, integ->name, config.threads > 1u ? config.threads : 1u, used_substeps, used_iterations,
            (double)config.tethers, config.tethers_last ? "last" : "every", (double)config.max_strain,
-           config.limit_passes, (double)config.stiffness,
+           config.limit_passes, sweeps, (double)config.stiffness,
            frames, done, q.ok ? "true" : "false", q.ok ? ms : -1.0,
            q.ok ? cpu_ms : -1.0, particle_substeps, q.mean_stretch, q.max_stretch, q.max_stretch_last_s,
            q.max_penetration, q.closest,
@@ -205,6 +209,8 @@ int main(int argc, char **argv)
             config.max_strain = strtof(argv[a + 1], NULL);
         } else if (strcmp(argv[a], "--limit-passes") == 0) {
             config.limit_passes = (uint32_t)strtoul(argv[a + 1], NULL, 10);
+        } else if (strcmp(argv[a], "--level-sweeps") == 0) {
+            config.level_sweeps = (uint32_t)strtoul(argv[a + 1], NULL, 10);
         } else if (strcmp(argv[a], "--bend-stiffness") == 0) {
             config.bend_stiffness = strtof(argv[a + 1], NULL);
         } else {

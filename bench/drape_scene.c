@@ -69,6 +69,9 @@ cloth_status drape_scene_create(drape_scene *scene, uint32_t n, const drape_conf
     if (s == CLOTH_OK && config->limit_passes > 0u) {
         s = cloth_set_strain_limit(scene->cloth, config->max_strain, config->limit_passes);
     }
+    if (s == CLOTH_OK && config->level_sweeps > 0u) {
+        s = cloth_set_strain_level_sweeps(scene->cloth, config->level_sweeps);
+    }
     if (s != CLOTH_OK) {
         drape_scene_destroy(scene);
     }

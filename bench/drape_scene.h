@@ -50,6 +50,7 @@ typedef struct drape_config {
     bool tethers_last;    /* cloth_set_tether_schedule(): the last substep only */
     float max_strain;     /* cloth_set_strain_limit(), with limit_passes > 0 */
     uint32_t limit_passes;
+    uint32_t level_sweeps; /* cloth_set_strain_level_sweeps(); 0 keeps the default (every pass) */
     float stiffness;      /* N, structural and shear springs; 0 keeps the defaults */
     float bend_stiffness; /* N, bend springs; 0 keeps the default */
     uint32_t threads;     /* 0 or 1: the caller's thread only */

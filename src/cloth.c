@@ -49,6 +49,7 @@ static void set_default_params(cloth_t *cloth)
     cloth->jacobi_weight = default_jacobi_weight;
     cloth->substeps = default_substeps;
     cloth->iterations = default_iterations;
+    cloth->strain_level_sweeps = CLOTH_MAX_ITERATIONS; /* every limit pass */
     cloth->next_collider_id = 1u;
     cloth->tasks.threads = 1u;
     cloth->simd = cloth_simd_level();

@@ -173,6 +173,7 @@ struct cloth {
     /* constraints/strain_limit.c: cloth_set_strain_limit(); off while 0 passes */
     float max_strain;
     uint32_t strain_passes;
+    uint32_t strain_level_sweeps; /* cloth_set_strain_level_sweeps(): passes that start with the levels */
     struct cloth_strain_levels *strain_levels; /* strain_levels.c: a grid's coarse levels while the limit is on */
     bool strain_levels_stale;                  /* their node masses, after a pin or mass change */
 };

@@ -26,6 +26,11 @@
  *  E. API: defaults, refusals (which change nothing), round trip.
  *  F. A grid's coarse levels: an evenly stretched sheet back within the
  *     limit in 4 passes; pins stay; momentum is kept.
+ *  G. Level sweeps (cloth_set_strain_level_sweeps): as many sweeps as
+ *     passes, or more, leaves every bit as the default; with none the
+ *     stretched sheet of F stays far past the limit, as a mesh does, and
+ *     sweeps in the first two of 6 passes bring it back within it; a grid
+ *     too small for levels does not notice; the API refuses what it should.
  */
 #include <clothsim/clothsim.h>
 
@@ -361,6 +366,111 @@ static void test_levels(void)
     free(tris);
 }
 
+/* The free 65 x 65 sheet of F stretched by 40 %, stepped once with the
+ * limit at 10 % in `passes` passes, the first `sweeps` with the levels
+ * (1024: the default). Its positions go to `out`; returns the worst
+ * structural ratio. */
+static double sweep_sheet(uint32_t passes, uint32_t sweeps, float *out)
+{
+    enum { N = 65 };
+    cloth_t *cloth = make_grid(N, N, 0.02f);
+    if (cloth == NULL) {
+        return 0.0;
+    }
+    CHECK_OK(cloth_get_positions(cloth, out, 0));
+    for (uint32_t k = 0; k < 3u * N * N; ++k) {
+        out[k] *= 1.4f;
+    }
+    CHECK_OK(cloth_set_positions(cloth, out, 0));
+    CHECK_OK(cloth_set_strain_limit(cloth, 0.1f, passes));
+    if (sweeps != 1024u) {
+        CHECK_OK(cloth_set_strain_level_sweeps(cloth, sweeps));
+    }
+    CHECK_OK(cloth_step(cloth, DT));
+    CHECK_OK(cloth_get_positions(cloth, out, 0));
+    uint32_t past;
+    const double worst = worst_ratio(cloth, CLOTH_SPRING_STRUCTURAL, &past, 1.1 * 1.005);
+    cloth_destroy(cloth);
+    return worst;
+}
+
+/* G */
+static void test_level_sweeps(void)
+{
+    enum { N = 65 };
+    const size_t bytes = 3u * N * N * sizeof(float);
+    float *a = malloc(bytes), *b = malloc(bytes);
+    CHECK(a != NULL && b != NULL);
+    if (a != NULL && b != NULL) {
+        /* sweeps >= passes is every pass: the default's bits */
+        const double every = sweep_sheet(6u, 1024u, a);
+        (void)sweep_sheet(6u, 6u, b);
+        CHECK(memcmp(a, b, bytes) == 0);
+        (void)sweep_sheet(6u, 7u, b);
+        CHECK(memcmp(a, b, bytes) == 0);
+        /* none: the fine passes alone move a correction one spring per pass,
+         * and from 40 % past the limit 6 of them leave the sheet far past it
+         * (the mesh control of F ends above 1.2 too) */
+        const double none = sweep_sheet(6u, 0u, b);
+        /* sweeps in the first passes, then fine passes: the levels carry
+         * the load across and the fine passes take out what is left, which
+         * is local: one sweep ends 1.128 (measured), two within the bound */
+        const double one = sweep_sheet(6u, 1u, b);
+        const double two = sweep_sheet(6u, 2u, b);
+        printf("level sweeps, sheet stretched by 40 %%, 6 passes: structural %.6f with none, %.6f with 1, %.6f with "
+               "2, %.6f with every pass\n",
+               none, one, two, every);
+        CHECK(every <= 1.1 * 1.005);
+        CHECK(none > 1.2);
+        CHECK(one < 1.15 && two <= 1.1 * 1.005);
+        CHECK(memcmp(a, b, bytes) != 0); /* 2 of 6 is not the default */
+    }
+    free(a);
+    free(b);
+
+    /* an 8 x 8 grid has no levels: the sweeps change nothing */
+    float p0[3u * 64u], p1[3u * 64u];
+    for (int k = 0; k < 2; ++k) {
+        cloth_t *small = make_grid(8u, 8u, 0.1f);
+        if (small == NULL) {
+            continue;
+        }
+        float *p = k == 0 ? p0 : p1;
+        CHECK_OK(cloth_get_positions(small, p, 0));
+        for (uint32_t i = 0; i < 3u * 64u; ++i) {
+            p[i] *= 1.3f;
+        }
+        CHECK_OK(cloth_set_positions(small, p, 0));
+        CHECK_OK(cloth_set_strain_limit(small, 0.05f, 3u));
+        CHECK_OK(cloth_set_strain_level_sweeps(small, k == 0 ? 0u : 3u));
+        CHECK_OK(cloth_step(small, DT));
+        CHECK_OK(cloth_get_positions(small, p, 0));
+        cloth_destroy(small);
+    }
+    CHECK(memcmp(p0, p1, sizeof p0) == 0);
+
+    /* API: the default, refusals that change nothing, kept while off */
+    cloth_t *cloth = make_grid(4u, 4u, 0.1f);
+    if (cloth != NULL) {
+        uint32_t sweeps = 0u;
+        CHECK_OK(cloth_get_strain_level_sweeps(cloth, &sweeps));
+        CHECK(sweeps == 1024u);
+        CHECK_OK(cloth_set_strain_level_sweeps(cloth, 2u));
+        CHECK_STATUS(cloth_set_strain_level_sweeps(cloth, 1025u), CLOTH_ERR_INVALID_ARGUMENT);
+        CHECK_STATUS(cloth_set_strain_level_sweeps(NULL, 1u), CLOTH_ERR_INVALID_ARGUMENT);
+        CHECK_STATUS(cloth_get_strain_level_sweeps(cloth, NULL), CLOTH_ERR_INVALID_ARGUMENT);
+        CHECK_STATUS(cloth_get_strain_level_sweeps(NULL, &sweeps), CLOTH_ERR_INVALID_ARGUMENT);
+        CHECK_OK(cloth_set_strain_limit(cloth, 0.1f, 4u));
+        CHECK_OK(cloth_set_strain_limit(cloth, 0.1f, 0u));
+        CHECK_OK(cloth_get_strain_level_sweeps(cloth, &sweeps));
+        CHECK(sweeps == 2u);
+        CHECK_OK(cloth_set_strain_level_sweeps(cloth, 0u));
+        CHECK_OK(cloth_get_strain_level_sweeps(cloth, &sweeps));
+        CHECK(sweeps == 0u);
+        cloth_destroy(cloth);
+    }
+}
+
 /* C: a pin 0.5 m under a floor at y = 0, a particle on the floor 1 m away
  * sideways: shortening the spring to 0.55 m pulls it down into the floor,
  * which pushes it back up. */
@@ -452,5 +562,6 @@ int main(void)
     test_contact_wins();
     test_idle_is_off();
     test_api();
+    test_level_sweeps();
     return test_finish("test_strain_limit");
 }

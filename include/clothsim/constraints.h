@@ -169,22 +169,25 @@ CLOTH_API cloth_status cloth_get_tether_schedule(const cloth_t *cloth, cloth_tet
  *   65 x 65 sheet stretched by 40 % is back within 0.5 % of the limit in 6
  *   passes, where the same sheet as a mesh has not moved. 2 to 3 passes
  *   usually do on a grid, 4 to 8 on a 512 x 512 drape; a mesh wants more.
+ *   cloth_set_strain_level_sweeps() keeps the levels to the first passes
+ *   only, when the later ones need only fine work.
  *   A pin that is not on a node (every 2nd, 4th, ... row and column; the
  *   corners and edges are always nodes) holds the coarse cells around it
  *   still, and inside them only the fine passes work. The levels stop where
  *   the short side has 4 cells, so a long strip converges along its length
  *   like a mesh (a 17 x 512 strip: 2 levels).
  * - Order, and so the bits: the levels as above, each level's node rows
- *   in blocks as the fine pass's rows below, each row's springs along it
- *   (in two colours), down, then the two diagonals; then the fine pass:
- *   on a grid, blocks of rows
- *   (about 16 per grid, at least 4 rows each) taken even blocks first,
- *   then odd ones; within a block, rows in order, the springs of each row
- *   by family (structural along the row, down the column, the two
- *   diagonals, then the wide diagonals of a 24-neighbour grid), along the
- *   row; the springs along the row in two colours, those starting at an
- *   even column first, then the odd ones. On a mesh, the springs in
- *   cloth_get_springs() order. The result is the same to the bit at any
+ *   in blocks (about 16 per level, at least 4 node rows each) taken even
+ *   blocks first, then odd ones, each row's springs along it (in two
+ *   colours), down, then the two diagonals; then the fine pass: on a grid,
+ *   strips of columns (a multiple of 32 columns, about 8 strips per grid)
+ *   taken even strips first, then odd ones; within a strip, rows from the
+ *   top down, the springs of each row whose first end lies in the strip by
+ *   family (structural along the row, down the column, the two diagonals,
+ *   then the wide diagonals of a 24-neighbour grid), along the row; the
+ *   springs along the row in two colours, those at an even offset from the
+ *   strip's first column first, then the odd ones. On a mesh, the springs
+ *   in cloth_get_springs() order. The result is the same to the bit at any
  *   thread count and on every vector level.
  * - Cost: a grid pass tests every spring's squared length, 8 or 16 springs
  *   at once where the CPU has AVX2 or AVX-512, and shortens those it finds
@@ -215,6 +218,35 @@ CLOTH_API cloth_status cloth_set_strain_limit(cloth_t *cloth, float max_strain, 
  * @return ::CLOTH_ERR_INVALID_ARGUMENT for NULL pointers.
  */
 CLOTH_API cloth_status cloth_get_strain_limit(const cloth_t *cloth, float *max_strain, uint32_t *passes);
+
+/**
+ * How many of the strain limit's passes start with a sweep of the coarse
+ * levels (cloth_set_strain_limit()): the first `sweeps` of them; the passes
+ * after those are fine passes only. The levels carry a correction across
+ * the cloth, and on a 128 x 128 grid a sweep of them costs about three fine
+ * passes; once they have carried it, what is left is local and fine passes
+ * take it out for less. On the 128 x 128 drape (docs/integrators.md) two
+ * sweeps and three passes meet the bench's stretch bar with 4 substeps
+ * where a sweep in each of 2 passes needs 5; on the 512 x 512 drape every
+ * pass needs its sweep.
+ *
+ * The default, 1024 (the most passes there can be), sweeps the levels in
+ * every pass; 0 runs fine passes only. A mesh has no levels and a grid
+ * under 9 x 9 none either: for them the setting changes nothing. It is
+ * kept while the limit is off.
+ *
+ * @param cloth the cloth
+ * @param sweeps at most 1024.
+ * @return ::CLOTH_ERR_INVALID_ARGUMENT for a NULL cloth or more than 1024
+ *         sweeps; the setting is then left as it was.
+ */
+CLOTH_API cloth_status cloth_set_strain_level_sweeps(cloth_t *cloth, uint32_t sweeps);
+
+/**
+ * The level sweeps in use (cloth_set_strain_level_sweeps()).
+ * @return ::CLOTH_ERR_INVALID_ARGUMENT for NULL pointers.
+ */
+CLOTH_API cloth_status cloth_get_strain_level_sweeps(const cloth_t *cloth, uint32_t *sweeps);
 
 /** @} */
 

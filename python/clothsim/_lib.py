@@ -203,6 +203,8 @@ SIGNATURES = {
     "cloth_get_tether_schedule": (c_status, [c_cloth_p, ctypes.POINTER(c_enum)]),
     "cloth_set_strain_limit": (c_status, [c_cloth_p, _F, _U32]),
     "cloth_get_strain_limit": (c_status, [c_cloth_p, c_float_p, c_uint32_p]),
+    "cloth_set_strain_level_sweeps": (c_status, [c_cloth_p, _U32]),
+    "cloth_get_strain_level_sweeps": (c_status, [c_cloth_p, c_uint32_p]),
     # stepping and state
     "cloth_step": (c_status, [c_cloth_p, _F]),
     "cloth_particle_count": (_U32, [c_cloth_p]),

@@ -398,6 +398,20 @@ class Cloth:
         )
         return m.value, n.value
 
+    def set_strain_level_sweeps(self, sweeps):
+        """How many of the strain limit's passes start with a sweep of the
+        coarse levels: the first ``sweeps`` (0 to 1024; the default 1024 means
+        every pass; constraints.h)."""
+        n = _u32(sweeps, "cloth_set_strain_level_sweeps")
+        check(lib().cloth_set_strain_level_sweeps(self._live(), n), "cloth_set_strain_level_sweeps")
+
+    @property
+    def strain_level_sweeps(self):
+        """The limit passes that start with the coarse levels (1024: every one)."""
+        n = ctypes.c_uint32()
+        check(lib().cloth_get_strain_level_sweeps(self._live(), ctypes.byref(n)), "cloth_get_strain_level_sweeps")
+        return n.value
+
     # --- stepping ------------------------------------------------------------
 
     def step(self, dt):

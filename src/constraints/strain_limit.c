@@ -102,7 +102,9 @@ void cloth_strain_limit_apply(cloth_t *cloth, float dt)
     const uint32_t blocks = (cloth->rows + pass.block_rows - 1u) / pass.block_rows;
     const uint32_t min_blocks = cloth_grid_min_blocks(pass.block_rows, cloth->cols);
     for (uint32_t it = 0; it < passes; ++it) {
-        cloth_strain_levels_apply(cloth, pass.scale, pass.c.inv_dt);
+        if (it < cloth->strain_level_sweeps) {
+            cloth_strain_levels_apply(cloth, pass.scale, pass.c.inv_dt);
+        }
         for (uint32_t colour = 0; colour < 2u; ++colour) {
             pass.colour = colour;
             /* blocks colour, colour + 2, ...: (blocks - colour + 1) / 2 of them */
@@ -139,5 +141,23 @@ cloth_status cloth_get_strain_limit(const cloth_t *cloth, float *max_strain, uin
     }
     *max_strain = cloth->max_strain;
     *passes = cloth->strain_passes;
+    return CLOTH_OK;
+}
+
+cloth_status cloth_set_strain_level_sweeps(cloth_t *cloth, uint32_t sweeps)
+{
+    if (cloth == NULL || sweeps > CLOTH_MAX_ITERATIONS) {
+        return CLOTH_ERR_INVALID_ARGUMENT;
+    }
+    cloth->strain_level_sweeps = sweeps;
+    return CLOTH_OK;
+}
+
+cloth_status cloth_get_strain_level_sweeps(const cloth_t *cloth, uint32_t *sweeps)
+{
+    if (cloth == NULL || sweeps == NULL) {
+        return CLOTH_ERR_INVALID_ARGUMENT;
+    }
+    *sweeps = cloth->strain_level_sweeps;
     return CLOTH_OK;
 }

@@ -671,7 +671,7 @@ static cloth_status setup_mesh(fz_world *w, fz *f)
     X(GET_TRANSFORM) X(REMOVE_COLLIDER) X(WIND) X(CONSTANT_WIND) X(AIR) X(FORCE_HOOK)              \
     X(READBACK) X(TRIANGLES) X(SET_POSITIONS) X(SET_VELOCITIES) X(SNAPSHOT_ROUNDTRIP)              \
     X(SNAPSHOT_CORRUPT) X(SNAPSHOT_FOREIGN) X(STATS) X(WATCHDOG) X(TETHERS) X(BENDING)             \
-    X(PBD_PARAMS) X(SPRINGS) X(NULLS) X(STRAIN_LIMIT) X(TETHER_SCHEDULE)
+    X(PBD_PARAMS) X(SPRINGS) X(NULLS) X(STRAIN_LIMIT) X(TETHER_SCHEDULE) X(LEVEL_SWEEPS)
 #define FZ_OP_ENUM(name) OP_##name,
 #define FZ_OP_NAME(name) #name,
 enum op { FZ_OPS(FZ_OP_ENUM) OP_COUNT };
@@ -1064,6 +1064,15 @@ static void run_op(fz_world *w, fz *f, uint8_t op)
         float m = -1.0f;
         uint32_t p = 99999u;
         FZ_REQUIRE(cloth_get_strain_limit(c, &m, &p) == CLOTH_OK && m >= 0.0f && m <= 10.0f && p <= 1024u);
+        break;
+    }
+    case OP_LEVEL_SWEEPS: {
+        /* 0 to 1024 are taken, 1025 and up refused */
+        const uint32_t pick = fz_u8(f);
+        const uint32_t sweeps = pick == 255u ? 1025u : pick == 254u ? 1024u : pick % 4u;
+        FZ_CALL(w, cloth_set_strain_level_sweeps(c, sweeps));
+        uint32_t got = 99999u;
+        FZ_REQUIRE(cloth_get_strain_level_sweeps(c, &got) == CLOTH_OK && got <= 1024u);
         break;
     }
     case OP_TETHER_SCHEDULE: {

@@ -205,6 +205,9 @@ seed("strain_limit", grid(10, 10) + op("PIN", idx(0), u8(1), vec(0, 0, 0)) + op(
      op("SPHERE", vec(0.2, -0.3, 0.2), f(0.2)) + FRAMES + op("STRAIN_LIMIT", u8(255), f(0.1)) +
      op("STRAIN_LIMIT", u8(3), f("nan")) + op("STRAIN_LIMIT", u8(1), f(0)) + FRAMES +
      op("STRAIN_LIMIT", u8(7), f(11)) + op("STRAIN_LIMIT", u8(0), f(0.1)) + FRAMES)
+seed("level_sweeps", grid(12, 12) + op("PIN", idx(0), u8(1), vec(0, 0, 0)) + op("STRAIN_LIMIT", u8(3), f(0.05)) +
+     op("LEVEL_SWEEPS", u8(1)) + FRAMES + op("LEVEL_SWEEPS", u8(0)) + FRAMES + op("LEVEL_SWEEPS", u8(255)) +
+     op("LEVEL_SWEEPS", u8(254)) + op("STRAIN_LIMIT", u8(0), f(0.05)) + op("LEVEL_SWEEPS", u8(2)) + FRAMES)
 seed("strain_limit_mesh", mesh(5, 5) + op("PIN", idx(0), u8(1), vec(0, 0, 0)) + op("STRAIN_LIMIT", u8(4), f(0.02)) +
      FRAMES)
 # --- grid descs ---

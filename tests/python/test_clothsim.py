@@ -348,6 +348,13 @@ class TestErrors(unittest.TestCase, StatusAssertions):
             c.set_strain_limit(0.1, 1)
             self.assertAlmostEqual(c.strain_limit[0], 0.1, places=6)
             self.assertEqual(c.strain_limit[1], 1)
+            self.assertEqual(c.strain_level_sweeps, 1024)
+            c.set_strain_level_sweeps(1)
+            self.assertEqual(c.strain_level_sweeps, 1)
+            self.assertStatus(invalid, c.set_strain_level_sweeps, 1025)
+            self.assertStatus(invalid, c.set_strain_level_sweeps, 2**32 + 1)  # would wrap to 1 unchecked
+            self.assertEqual(c.strain_level_sweeps, 1)
+            c.set_strain_level_sweeps(1024)
             c.step(1 / 60)
             self.assertAlmostEqual(rows_of(c.positions())[1][0], 1.1, places=5)
 
