@@ -180,16 +180,17 @@ CLOTH_API cloth_status cloth_get_tether_schedule(const cloth_t *cloth, cloth_tet
  *   in blocks (about 16 per level, at least 4 node rows each) taken even
  *   blocks first, then odd ones, each row's springs along it (in two
  *   colours), down, then the two diagonals; then the fine pass: on a grid,
- *   blocks of rows (about 16 per grid, at least 4 rows each) taken even
- *   blocks first, then odd ones; within a block, rows in order, the springs
- *   of each row by family (structural along the row, down the column, the
- *   two diagonals, then the wide diagonals of a 24-neighbour grid), along
- *   the row; the springs along the row in two colours, those starting at an
- *   even column first, then the odd ones. On a mesh, the springs in
- *   cloth_get_springs() order. The result is the same to the bit at any
- *   thread count and on every vector level. (The order leaves a pass's
- *   largest error on the first row of each even block, which the row above
- *   pulls back after the block has been solved; docs/integrators.md.)
+ *   blocks of rows (16 rows each up to 256 rows, 16 blocks from there
+ *   up) taken even blocks first, then odd ones; within a block, rows in
+ *   order, the springs of each row by family (structural along the row,
+ *   down the column, the two diagonals, then the wide diagonals of a
+ *   24-neighbour grid), along the row; the springs along the row in two
+ *   colours, those starting at an even column first, then the odd ones.
+ *   On a mesh, the springs in cloth_get_springs() order. The result is
+ *   the same to the bit at any thread count and on every vector level.
+ *   (The order leaves a pass's largest error on the first row of each even
+ *   block, which the row above pulls back after the block has been solved;
+ *   blocks of at least 16 rows keep such rows few; docs/integrators.md.)
  * - Cost: a grid pass tests every spring's squared length, 8 or 16 springs
  *   at once where the CPU has AVX2 or AVX-512, and shortens those it finds
  *   too long, as many at once. With its levels, a pass on a 128 x 128 XPBD

@@ -12,8 +12,8 @@
  * start), then the odd ones. The plain C path takes the same order, and
  * every path gives its bits.
  *
- * Threads: a grid's rows are cut into blocks (cloth_grid_block_rows()); the
- * even blocks run in parallel, then the odd ones. A block's springs reach at
+ * Threads: a grid's rows are cut into blocks (fine_block_rows()); the even
+ * blocks run in parallel, then the odd ones. A block's springs reach at
  * most two rows below it, into the next block only, so blocks of one colour
  * share no particle and the order within each block is fixed: the same bits
  * at any thread count. A mesh's springs run in their list order on the
@@ -38,6 +38,21 @@ typedef struct limit_pass {
 static bool limited(cloth_spring_type type)
 {
     return type == CLOTH_SPRING_STRUCTURAL || type == CLOTH_SPRING_SHEAR;
+}
+
+/* Rows per block of the fine pass: the XPBD sweep's blocks, but never fewer
+ * than 16 rows. A pass leaves its largest error on the first row of each
+ * even block: that row is solved with its block, then the last row of the
+ * odd block above pulls it back and stretches the spring below it, and
+ * longer blocks have fewer such rows. At 8 rows (N = 128) they held the
+ * drape's worst spring; 16 rows let drape-128 drop a limit pass and
+ * drape-64 a substep (docs/integrators.md). The number of blocks still
+ * depends on the grid only, so the bits do not change with the threads;
+ * from 241 rows up this is cloth_grid_block_rows() itself. */
+static uint32_t fine_block_rows(uint32_t rows)
+{
+    const uint32_t b = cloth_grid_block_rows(rows);
+    return b < 16u ? 16u : b;
 }
 
 /* Items are the blocks of one colour: item k is block 2 k + colour. */
@@ -98,7 +113,7 @@ void cloth_strain_limit_apply(cloth_t *cloth, float dt)
         }
         return;
     }
-    pass.block_rows = cloth_grid_block_rows(cloth->rows);
+    pass.block_rows = fine_block_rows(cloth->rows);
     const uint32_t blocks = (cloth->rows + pass.block_rows - 1u) / pass.block_rows;
     const uint32_t min_blocks = cloth_grid_min_blocks(pass.block_rows, cloth->cols);
     for (uint32_t it = 0; it < passes; ++it) {
