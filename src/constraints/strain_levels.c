@@ -166,6 +166,51 @@ static CLOTH_INLINE_ALWAYS void add_body(float *restrict x, float *restrict v, c
     }
 }
 
+/* out[i] = (1 - t) top[i] + t bottom[i]: a row of moves between two node rows. */
+static CLOTH_INLINE_ALWAYS void mix_body(const float *restrict top, const float *restrict bottom,
+                                         float *restrict out, float t, uint32_t n)
+{
+    for (uint32_t i = 0; i < n; ++i) {
+        out[i] = (1.0f - t) * top[i] + t * bottom[i];
+    }
+}
+
+/* What node_rows() does to n nodes of a row, node l over fine[l << shift]:
+ * make them (NODES_AT: the fine position plus the coarser level's move d,
+ * or plus 0 where there is no coarser level, as a zero move would add) or
+ * turn them into moves (NODES_MOVES: less the fine position). The stride
+ * of the finest level, 2, is a constant, so that its loop vectorises with
+ * shuffles rather than gathers. */
+enum { NODES_AT, NODES_MOVES };
+
+static CLOTH_INLINE_ALWAYS void nodes_body(float *restrict node, const float *restrict fine, const float *restrict d,
+                                           uint32_t n, uint32_t shift, int what)
+{
+    if (what == NODES_MOVES) {
+        if (shift == 1u) {
+            for (uint32_t l = 0; l < n; ++l) {
+                node[l] = node[l] - fine[2u * l];
+            }
+        } else {
+            for (uint32_t l = 0; l < n; ++l) {
+                node[l] = node[l] - fine[l << shift];
+            }
+        }
+    } else if (d == NULL) {
+        for (uint32_t l = 0; l < n; ++l) {
+            node[l] = fine[l << shift] + 0.0f;
+        }
+    } else if (shift == 1u) {
+        for (uint32_t l = 0; l < n; ++l) {
+            node[l] = fine[2u * l] + d[l];
+        }
+    } else {
+        for (uint32_t l = 0; l < n; ++l) {
+            node[l] = fine[l << shift] + d[l];
+        }
+    }
+}
+
 static void halve_plain(const float *row, float *out, uint32_t pairs)
 {
     halve_body(row, out, pairs);
@@ -173,6 +218,14 @@ static void halve_plain(const float *row, float *out, uint32_t pairs)
 static void add_plain(float *x, float *v, const float *w, const float *move, float inv_dt, uint32_t n)
 {
     add_body(x, v, w, move, inv_dt, n);
+}
+static void mix_plain(const float *top, const float *bottom, float *out, float t, uint32_t n)
+{
+    mix_body(top, bottom, out, t, n);
+}
+static void nodes_plain(float *node, const float *fine, const float *d, uint32_t n, uint32_t shift, int what)
+{
+    nodes_body(node, fine, d, n, shift, what);
 }
 #if CLOTH_TARGET_X86
 CLOTH_TARGET_AVX2 static void halve_avx2(const float *row, float *out, uint32_t pairs)
@@ -184,33 +237,97 @@ CLOTH_TARGET_AVX2 static void add_avx2(float *x, float *v, const float *w, const
 {
     add_body(x, v, w, move, inv_dt, n);
 }
+CLOTH_TARGET_AVX2 static void mix_avx2(const float *top, const float *bottom, float *out, float t, uint32_t n)
+{
+    mix_body(top, bottom, out, t, n);
+}
+CLOTH_TARGET_AVX2 static void nodes_avx2(float *node, const float *fine, const float *d, uint32_t n, uint32_t shift,
+                                         int what)
+{
+    nodes_body(node, fine, d, n, shift, what);
+}
+/* GCC leaves the two loops below scalar at AVX-512 (an interleaving store, a
+ * strided load), so they are written out: the same operations per element,
+ * 16 at a time, with the last vector masked. */
+static inline __mmask16 first_lanes(uint32_t n)
+{
+    return (__mmask16)(n >= 16u ? 0xffffu : (1u << n) - 1u);
+}
+
 CLOTH_TARGET_AVX512 static void halve_avx512(const float *row, float *out, uint32_t pairs)
 {
-    halve_body(row, out, pairs);
+    const __m512i lo = _mm512_setr_epi32(0, 16, 1, 17, 2, 18, 3, 19, 4, 20, 5, 21, 6, 22, 7, 23);
+    const __m512i hi = _mm512_setr_epi32(8, 24, 9, 25, 10, 26, 11, 27, 12, 28, 13, 29, 14, 30, 15, 31);
+    const __m512 half = _mm512_set1_ps(0.5f);
+    for (uint32_t i = 0; i < pairs; i += 16u) {
+        const __mmask16 m = first_lanes(pairs - i);
+        const __m512 a = _mm512_maskz_loadu_ps(m, row + i), b = _mm512_maskz_loadu_ps(m, row + i + 1u);
+        const __m512 mid = _mm512_mul_ps(half, _mm512_add_ps(a, b));
+        _mm512_mask_storeu_ps(out + 2u * i, first_lanes(2u * (pairs - i)), _mm512_permutex2var_ps(a, lo, mid));
+        if (pairs - i > 8u) {
+            _mm512_mask_storeu_ps(out + 2u * i + 16u, first_lanes(2u * (pairs - i) - 16u),
+                                  _mm512_permutex2var_ps(a, hi, mid));
+        }
+    }
+}
+
+/* nodes_body() for the finest level (stride 2): the even floats of 32. */
+CLOTH_TARGET_AVX512 static void nodes2_avx512(float *node, const float *fine, const float *d, uint32_t n, int what)
+{
+    const __m512i even = _mm512_setr_epi32(0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30);
+    for (uint32_t l = 0; l < n; l += 16u) {
+        const uint32_t left = n - l;
+        const __mmask16 m = first_lanes(left);
+        /* fine[2 l] .. fine[2 (n - 1)]: 2 left - 1 floats */
+        const __m512 f0 = _mm512_maskz_loadu_ps(first_lanes(2u * left - 1u), fine + 2u * l);
+        const __m512 f1 = left > 8u ? _mm512_maskz_loadu_ps(first_lanes(2u * left - 17u), fine + 2u * l + 16u)
+                                    : _mm512_setzero_ps();
+        const __m512 f = _mm512_permutex2var_ps(f0, even, f1);
+        __m512 v;
+        if (what == NODES_MOVES) {
+            v = _mm512_sub_ps(_mm512_maskz_loadu_ps(m, node + l), f);
+        } else {
+            v = _mm512_add_ps(f, d != NULL ? _mm512_maskz_loadu_ps(m, d + l) : _mm512_setzero_ps());
+        }
+        _mm512_mask_storeu_ps(node + l, m, v);
+    }
 }
 CLOTH_TARGET_AVX512 static void add_avx512(float *x, float *v, const float *w, const float *move, float inv_dt,
                                            uint32_t n)
 {
     add_body(x, v, w, move, inv_dt, n);
 }
+CLOTH_TARGET_AVX512 static void mix_avx512(const float *top, const float *bottom, float *out, float t, uint32_t n)
+{
+    mix_body(top, bottom, out, t, n);
+}
+CLOTH_TARGET_AVX512 static void nodes_avx512(float *node, const float *fine, const float *d, uint32_t n,
+                                             uint32_t shift, int what)
+{
+    if (shift == 1u) {
+        nodes2_avx512(node, fine, d, n, what);
+    } else {
+        nodes_body(node, fine, d, n, shift, what);
+    }
+}
 #endif
 
-/* The two loops above at this CPU's vector level. */
+/* The loops above at this CPU's vector level. */
 typedef struct level_loops {
     void (*halve)(const float *row, float *out, uint32_t pairs);
     void (*add)(float *x, float *v, const float *w, const float *move, float inv_dt, uint32_t n);
+    void (*mix)(const float *top, const float *bottom, float *out, float t, uint32_t n);
+    void (*nodes)(float *node, const float *fine, const float *d, uint32_t n, uint32_t shift, int what);
 } level_loops;
 
 static level_loops pick_loops(const cloth_t *cloth)
 {
-    level_loops f = {halve_plain, add_plain};
+    level_loops f = {halve_plain, add_plain, mix_plain, nodes_plain};
 #if CLOTH_TARGET_X86
     if (cloth->simd >= CLOTH_SIMD_AVX512) {
-        f.halve = halve_avx512;
-        f.add = add_avx512;
+        f = (level_loops){halve_avx512, add_avx512, mix_avx512, nodes_avx512};
     } else if (cloth->simd >= CLOTH_SIMD_AVX2) {
-        f.halve = halve_avx2;
-        f.add = add_avx2;
+        f = (level_loops){halve_avx2, add_avx2, mix_avx2, nodes_avx2};
     }
 #else
     (void)cloth;
@@ -245,9 +362,7 @@ static void half_moves(const level_loops *f, const strain_level *L, const cloth_
     const float *const m[3] = {L->x, L->y, L->z};
     for (int a = 0; a < 3; ++a) {
         float row[CHUNK / 2u + 2u]; /* the level's row of moves at fine row r, nodes n0 .. n1 - 1 */
-        for (uint32_t n = n0; n < n1; ++n) {
-            row[n - n0] = (1.0f - t) * m[a][top + n] + t * m[a][bottom + n];
-        }
+        f->mix(m[a] + top + n0, m[a] + bottom + n0, row, t, n1 - n0);
         const uint32_t split = j1 < even ? j1 : even > j0 ? even : j0;
         f->halve(row, out[a], (split - j0) / 2u); /* split - j0 is even: `even` and j0 are */
         for (uint32_t j = split; j < j1; ++j) {
@@ -379,22 +494,28 @@ static void node_rows(uint32_t begin, uint32_t end, uint32_t worker, void *ctx)
     const cloth_particles *p = &cloth->p;
     float *const node[3] = {L->x, L->y, L->z};
     const float *const fine[3] = {p->x, p->y, p->z};
+    const int what = job->moves ? NODES_MOVES : NODES_AT;
+    const bool moved = !job->moves && job->coarser != NULL; /* made with the coarser level's moves */
     for (uint32_t k = begin; k < end; ++k) {
         const uint32_t r = node_at(k, L->shift, cloth->rows);
         const size_t row = (size_t)r * cloth->cols, q0 = (size_t)k * L->cols;
         for (uint32_t l0 = 0; l0 < L->cols; l0 += CHUNK) {
             const uint32_t l1 = l0 + CHUNK < L->cols ? l0 + CHUNK : L->cols;
             float d[3][CHUNK];
-            if (job->moves || job->coarser == NULL) {
-                memset(d, 0, sizeof d);
-            } else {
+            if (moved) {
                 half_moves(job->f, job->coarser, cloth, r, l0, l1, d);
             }
-            for (uint32_t l = l0; l < l1; ++l) {
-                const uint32_t c = node_at(l, L->shift, cloth->cols);
-                for (int a = 0; a < 3; ++a) {
+            /* the row's last node sits on the last column, which may be
+             * nearer than the stride: it goes on its own */
+            const uint32_t strided = l1 < L->cols ? l1 : L->cols - 1u;
+            for (int a = 0; a < 3; ++a) {
+                const float *const from = fine[a] + row + ((size_t)l0 << L->shift);
+                job->f->nodes(node[a] + q0 + l0, from, moved ? d[a] : NULL, strided - l0, L->shift, what);
+                if (strided < l1) {
+                    const uint32_t l = strided;
                     float *const at = &node[a][q0 + l];
-                    *at = job->moves ? *at - fine[a][row + c] : fine[a][row + c] + d[a][l - l0];
+                    const float on = fine[a][row + cloth->cols - 1u];
+                    *at = job->moves ? *at - on : on + (moved ? d[a][l - l0] : 0.0f);
                 }
             }
         }
