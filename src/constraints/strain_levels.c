@@ -260,8 +260,14 @@ CLOTH_TARGET_AVX512 static void halve_avx512(const float *row, float *out, uint3
     const __m512i hi = _mm512_setr_epi32(8, 24, 9, 25, 10, 26, 11, 27, 12, 28, 13, 29, 14, 30, 15, 31);
     const __m512 half = _mm512_set1_ps(0.5f);
     for (uint32_t i = 0; i < pairs; i += 16u) {
-        const __mmask16 m = first_lanes(pairs - i);
-        const __m512 a = _mm512_maskz_loadu_ps(m, row + i), b = _mm512_maskz_loadu_ps(m, row + i + 1u);
+        /* row[i + 1 ..] from the two aligned loads rather than a third,
+         * misaligned one, which would wait for the stores that wrote row */
+        const uint32_t left = pairs + 1u - i; /* row[i] .. row[pairs] */
+        const __m512 a = _mm512_maskz_loadu_ps(first_lanes(left), row + i);
+        const __m512 next = left > 16u ? _mm512_maskz_loadu_ps(first_lanes(left - 16u), row + i + 16u)
+                                       : _mm512_setzero_ps();
+        const __m512 b = _mm512_castsi512_ps(_mm512_alignr_epi32(_mm512_castps_si512(next),
+                                                                 _mm512_castps_si512(a), 1));
         const __m512 mid = _mm512_mul_ps(half, _mm512_add_ps(a, b));
         _mm512_mask_storeu_ps(out + 2u * i, first_lanes(2u * (pairs - i)), _mm512_permutex2var_ps(a, lo, mid));
         if (pairs - i > 8u) {
