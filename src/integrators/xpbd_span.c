@@ -139,16 +139,33 @@ __attribute__((target("avx2"), always_inline)) static inline __m256 spring256(co
     return on;
 }
 
-__attribute__((target("avx2"), always_inline)) static inline void load256(const xpbd_span *s, uint32_t at,
-                                                                             __m256i mask, ends256 *e)
+/* vmaskmovps is slow on AMD, a store most of all, so a vector wholly inside
+ * the run uses plain loads and stores. A lane out of play holds what was
+ * loaded, so writing it back changes nothing, as the masked paths say. */
+__attribute__((target("avx2"), always_inline)) static inline __m256 load8(const float *p, __m256i mask, bool full)
 {
-    e->x = _mm256_maskload_ps(s->x + at, mask);
-    e->y = _mm256_maskload_ps(s->y + at, mask);
-    e->z = _mm256_maskload_ps(s->z + at, mask);
-    e->w = _mm256_maskload_ps(s->w + at, mask);
-    e->ux = _mm256_maskload_ps(s->ux + at, mask);
-    e->uy = _mm256_maskload_ps(s->uy + at, mask);
-    e->uz = _mm256_maskload_ps(s->uz + at, mask);
+    return full ? _mm256_loadu_ps(p) : _mm256_maskload_ps(p, mask);
+}
+
+__attribute__((target("avx2"), always_inline)) static inline void store8(float *p, __m256i mask, bool full, __m256 v)
+{
+    if (full) {
+        _mm256_storeu_ps(p, v);
+    } else {
+        _mm256_maskstore_ps(p, mask, v);
+    }
+}
+
+__attribute__((target("avx2"), always_inline)) static inline void load256(const xpbd_span *s, uint32_t at,
+                                                                             __m256i mask, bool full, ends256 *e)
+{
+    e->x = load8(s->x + at, mask, full);
+    e->y = load8(s->y + at, mask, full);
+    e->z = load8(s->z + at, mask, full);
+    e->w = load8(s->w + at, mask, full);
+    e->ux = load8(s->ux + at, mask, full);
+    e->uy = load8(s->uy + at, mask, full);
+    e->uz = load8(s->uz + at, mask, full);
 }
 
 __attribute__((target("avx2"), always_inline)) static inline void run_avx2(const xpbd_span *s, bool with_lambda)
@@ -160,20 +177,21 @@ __attribute__((target("avx2"), always_inline)) static inline void run_avx2(const
         const uint32_t j = i + s->di;
         const uint32_t left = s->end - i;
         const __m256i live = _mm256_cmpgt_epi32(_mm256_set1_epi32(left < 8u ? (int)left : 8), lane);
+        const bool full = left >= 8u;
         ends256 a, b;
-        load256(s, i, live, &a);
-        load256(s, j, live, &b);
-        __m256 lam = with_lambda ? _mm256_maskload_ps(s->lambda + i, live) : k.zero;
+        load256(s, i, live, full, &a);
+        load256(s, j, live, full, &b);
+        __m256 lam = with_lambda ? load8(s->lambda + i, live, full) : k.zero;
         const __m256i on = _mm256_castps_si256(spring256(&k, &a, &b, &lam, _mm256_castsi256_ps(live), with_lambda));
         if (with_lambda) {
-            _mm256_maskstore_ps(s->lambda + i, on, lam);
+            store8(s->lambda + i, on, full, lam);
         }
-        _mm256_maskstore_ps(s->ux + i, on, a.ux);
-        _mm256_maskstore_ps(s->uy + i, on, a.uy);
-        _mm256_maskstore_ps(s->uz + i, on, a.uz);
-        _mm256_maskstore_ps(s->ux + j, on, b.ux);
-        _mm256_maskstore_ps(s->uy + j, on, b.uy);
-        _mm256_maskstore_ps(s->uz + j, on, b.uz);
+        store8(s->ux + i, on, full, a.ux);
+        store8(s->uy + i, on, full, a.uy);
+        store8(s->uz + i, on, full, a.uz);
+        store8(s->ux + j, on, full, b.ux);
+        store8(s->uy + j, on, full, b.uy);
+        store8(s->uz + j, on, full, b.uz);
     }
 }
 
@@ -214,18 +232,19 @@ __attribute__((target("avx2"), always_inline)) static inline void join256(bool p
 /* One array's 16 floats at p split into the i and j vectors. */
 __attribute__((target("avx2"), always_inline)) static inline void split_load256(bool pairs, const float *p,
                                                                                    __m256i mlo, __m256i mhi,
-                                                                                   __m256 *i, __m256 *j)
+                                                                                   bool full, __m256 *i, __m256 *j)
 {
-    split256(pairs, _mm256_maskload_ps(p, mlo), _mm256_maskload_ps(p + 8, mhi), i, j);
+    split256(pairs, load8(p, mlo, full), load8(p + 8, mhi, full), i, j);
 }
 
 __attribute__((target("avx2"), always_inline)) static inline void join_store256(bool pairs, float *p, __m256i mlo,
-                                                                                   __m256i mhi, __m256 i, __m256 j)
+                                                                                   __m256i mhi, bool full, __m256 i,
+                                                                                   __m256 j)
 {
     __m256 lo, hi;
     join256(pairs, i, j, &lo, &hi);
-    _mm256_maskstore_ps(p, mlo, lo);
-    _mm256_maskstore_ps(p + 8, mhi, hi);
+    store8(p, mlo, full, lo);
+    store8(p + 8, mhi, full, hi);
 }
 
 __attribute__((target("avx2"), always_inline)) static inline void row_avx2(const xpbd_span *s, bool with_lambda)
@@ -248,25 +267,26 @@ __attribute__((target("avx2"), always_inline)) static inline void row_avx2(const
         const __m256i mhi = _mm256_cmpgt_epi32(bound, _mm256_add_epi32(base, _mm256_add_epi32(lane, eight)));
         const __m256i live =
             _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(s->end - s->row_start)), _mm256_add_epi32(base, first));
+        const bool full = stop - p >= 16u; /* both halves wholly in the row */
         ends256 a, b;
-        split_load256(pairs, s->x + p, mlo, mhi, &a.x, &b.x);
-        split_load256(pairs, s->y + p, mlo, mhi, &a.y, &b.y);
-        split_load256(pairs, s->z + p, mlo, mhi, &a.z, &b.z);
-        split_load256(pairs, s->w + p, mlo, mhi, &a.w, &b.w);
-        split_load256(pairs, s->ux + p, mlo, mhi, &a.ux, &b.ux);
-        split_load256(pairs, s->uy + p, mlo, mhi, &a.uy, &b.uy);
-        split_load256(pairs, s->uz + p, mlo, mhi, &a.uz, &b.uz);
+        split_load256(pairs, s->x + p, mlo, mhi, full, &a.x, &b.x);
+        split_load256(pairs, s->y + p, mlo, mhi, full, &a.y, &b.y);
+        split_load256(pairs, s->z + p, mlo, mhi, full, &a.z, &b.z);
+        split_load256(pairs, s->w + p, mlo, mhi, full, &a.w, &b.w);
+        split_load256(pairs, s->ux + p, mlo, mhi, full, &a.ux, &b.ux);
+        split_load256(pairs, s->uy + p, mlo, mhi, full, &a.uy, &b.uy);
+        split_load256(pairs, s->uz + p, mlo, mhi, full, &a.uz, &b.uz);
         __m256 lam = k.zero, lam_j = k.zero;
         if (with_lambda) {
-            split_load256(pairs, s->lambda + p, mlo, mhi, &lam, &lam_j);
+            split_load256(pairs, s->lambda + p, mlo, mhi, full, &lam, &lam_j);
         }
         (void)spring256(&k, &a, &b, &lam, _mm256_castsi256_ps(live), with_lambda);
         if (with_lambda) {
-            join_store256(pairs, s->lambda + p, mlo, mhi, lam, lam_j);
+            join_store256(pairs, s->lambda + p, mlo, mhi, full, lam, lam_j);
         }
-        join_store256(pairs, s->ux + p, mlo, mhi, a.ux, b.ux);
-        join_store256(pairs, s->uy + p, mlo, mhi, a.uy, b.uy);
-        join_store256(pairs, s->uz + p, mlo, mhi, a.uz, b.uz);
+        join_store256(pairs, s->ux + p, mlo, mhi, full, a.ux, b.ux);
+        join_store256(pairs, s->uy + p, mlo, mhi, full, a.uy, b.uy);
+        join_store256(pairs, s->uz + p, mlo, mhi, full, a.uz, b.uz);
     }
 }
 
