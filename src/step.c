@@ -19,11 +19,11 @@
 
 #include <string.h>
 
+typedef uint32_t finite_fn(const cloth_particles *p, uint32_t first, uint32_t last);
+
 /* The state kept for a rollback, and the check for non-finite values, run
  * over particle ranges on the pool: at 256 x 256 each is a pass over 1.5 MB,
  * which on the calling thread alone took a tenth of a 2-thread step. */
-typedef uint32_t finite_fn(const cloth_particles *p, uint32_t first, uint32_t last);
-
 typedef struct state_pass {
     cloth_particles *p;
     uint32_t count;

@@ -178,31 +178,19 @@ static CLOTH_INLINE_ALWAYS void mix_body(const float *restrict top, const float 
 /* What node_rows() does to n nodes of a row, node l over fine[l << shift]:
  * make them (NODES_AT: the fine position plus the coarser level's move d,
  * or plus 0 where there is no coarser level, as a zero move would add) or
- * turn them into moves (NODES_MOVES: less the fine position). The stride
- * of the finest level, 2, is a constant, so that its loop vectorises with
- * shuffles rather than gathers. */
+ * turn them into moves (NODES_MOVES: less the fine position). */
 enum { NODES_AT, NODES_MOVES };
 
 static CLOTH_INLINE_ALWAYS void nodes_body(float *restrict node, const float *restrict fine, const float *restrict d,
                                            uint32_t n, uint32_t shift, int what)
 {
     if (what == NODES_MOVES) {
-        if (shift == 1u) {
-            for (uint32_t l = 0; l < n; ++l) {
-                node[l] = node[l] - fine[2u * l];
-            }
-        } else {
-            for (uint32_t l = 0; l < n; ++l) {
-                node[l] = node[l] - fine[l << shift];
-            }
+        for (uint32_t l = 0; l < n; ++l) {
+            node[l] = node[l] - fine[l << shift];
         }
     } else if (d == NULL) {
         for (uint32_t l = 0; l < n; ++l) {
             node[l] = fine[l << shift] + 0.0f;
-        }
-    } else if (shift == 1u) {
-        for (uint32_t l = 0; l < n; ++l) {
-            node[l] = fine[2u * l] + d[l];
         }
     } else {
         for (uint32_t l = 0; l < n; ++l) {
