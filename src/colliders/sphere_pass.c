@@ -18,6 +18,7 @@
  */
 #include "shapes.h"
 
+#include "platform/mask256.h"
 #include "platform/target.h"
 #include "platform/vec3.h"
 
@@ -99,7 +100,6 @@ static uint32_t sphere_scalar(const sphere_args *a, uint32_t begin, uint32_t end
 
 __attribute__((target("avx2"))) static uint32_t sphere_avx2(const sphere_args *a, uint32_t begin, uint32_t end)
 {
-    const __m256i lane = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
     const __m256 zero = _mm256_setzero_ps(), one = _mm256_set1_ps(1.0f);
     const __m256 reach = _mm256_set1_ps(a->reach), reach2 = _mm256_set1_ps(a->reach2);
     const __m256 mu = _mm256_set1_ps(a->mu), lag = _mm256_set1_ps(a->lag);
@@ -110,12 +110,12 @@ __attribute__((target("avx2"))) static uint32_t sphere_avx2(const sphere_args *a
     const __m256 rough = a->mu > 0.0f ? _mm256_castsi256_ps(_mm256_set1_epi32(-1)) : zero;
     uint32_t hits = 0u;
     for (uint32_t i = begin; i < end; i += 8u) {
-        const uint32_t left = end - i;
-        const __m256i live = _mm256_cmpgt_epi32(_mm256_set1_epi32(left < 8u ? (int)left : 8), lane);
-        const __m256 px = _mm256_maskload_ps(a->x + i, live), py = _mm256_maskload_ps(a->y + i, live);
-        const __m256 pz = _mm256_maskload_ps(a->z + i, live), w = _mm256_maskload_ps(a->w + i, live);
-        const __m256 pvx = _mm256_maskload_ps(a->vx + i, live), pvy = _mm256_maskload_ps(a->vy + i, live);
-        const __m256 pvz = _mm256_maskload_ps(a->vz + i, live);
+        const bool full = end - i >= 8u;
+        const __m256i live = cloth_lanes8(end - i);
+        const __m256 px = cloth_load8(a->x + i, live, full), py = cloth_load8(a->y + i, live, full);
+        const __m256 pz = cloth_load8(a->z + i, live, full), w = cloth_load8(a->w + i, live, full);
+        const __m256 pvx = cloth_load8(a->vx + i, live, full), pvy = cloth_load8(a->vy + i, live, full);
+        const __m256 pvz = cloth_load8(a->vz + i, live, full);
         const __m256 dx = _mm256_sub_ps(px, cx), dy = _mm256_sub_ps(py, cy), dz = _mm256_sub_ps(pz, cz);
         const __m256 d2 = cloth_dot3_256(dx, dy, dz, dx, dy, dz);
         const __m256 inside = _mm256_cmp_ps(d2, reach2, _CMP_LT_OQ);
@@ -153,13 +153,14 @@ __attribute__((target("avx2"))) static uint32_t sphere_avx2(const sphere_args *a
         const __m256 nvx = SEL256(into, _mm256_add_ps(sx, _mm256_mul_ps(tx, keep)), pvx);
         const __m256 nvy = SEL256(into, _mm256_add_ps(sy, _mm256_mul_ps(ty, keep)), pvy);
         const __m256 nvz = SEL256(into, _mm256_add_ps(sz, _mm256_mul_ps(tz, keep)), pvz);
-        const __m256i store = _mm256_castps_si256(hit);
-        _mm256_maskstore_ps(a->x + i, store, ox);
-        _mm256_maskstore_ps(a->y + i, store, oy);
-        _mm256_maskstore_ps(a->z + i, store, oz);
-        _mm256_maskstore_ps(a->vx + i, store, nvx);
-        _mm256_maskstore_ps(a->vy + i, store, nvy);
-        _mm256_maskstore_ps(a->vz + i, store, nvz);
+        /* a lane without a contact gets back what it read (the range is
+         * this worker's alone), and past the end of the range nothing */
+        cloth_store8(a->x + i, live, full, SEL256(hit, ox, px));
+        cloth_store8(a->y + i, live, full, SEL256(hit, oy, py));
+        cloth_store8(a->z + i, live, full, SEL256(hit, oz, pz));
+        cloth_store8(a->vx + i, live, full, SEL256(hit, nvx, pvx));
+        cloth_store8(a->vy + i, live, full, SEL256(hit, nvy, pvy));
+        cloth_store8(a->vz + i, live, full, SEL256(hit, nvz, pvz));
         hits += (uint32_t)__builtin_popcount((unsigned)_mm256_movemask_ps(hit));
     }
     return hits;

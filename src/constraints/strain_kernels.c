@@ -4,6 +4,7 @@
  */
 #include "strain_kernels.h"
 
+#include "platform/mask256.h"
 #include "platform/target.h"
 
 /* Shorten spring (i, j) to `lim` if it is longer (lim2 = lim * lim). */
@@ -37,45 +38,33 @@ static inline void shorten(const limit_ctx *c, uint32_t i, uint32_t j, float lim
     c->vz[j] -= jz * c->inv_dt;
 }
 
-/* The springs of [from, end) in the run's selection, in order. */
-static void plain_tail(const limit_ctx *c, uint32_t begin, uint32_t from, uint32_t end, uint32_t di, float lim,
-                       float lim2, uint32_t stride, uint32_t colour)
+/* The springs (p, p + di), p in [begin, end), in order: every one
+ * (stride 1), or those with p - begin of one parity (stride 2). */
+static void plain_loop(const limit_ctx *c, uint32_t begin, uint32_t end, uint32_t di, float lim, float lim2,
+                       uint32_t stride, uint32_t colour)
 {
-    for (uint32_t p = from; p < end; ++p) {
+    for (uint32_t p = begin; p < end; ++p) {
         if (stride == 1u || ((p - begin) & 1u) == colour) {
             shorten(c, p, p + di, lim, lim2);
         }
     }
 }
 
-static void run_plain_fn(const limit_ctx *c, uint32_t begin, uint32_t end, uint32_t di, float lim, float lim2,
-                      uint32_t stride, uint32_t colour)
+static void run_plain(const limit_ctx *c, uint32_t begin, uint32_t end, uint32_t di, float lim, float lim2)
 {
-    plain_tail(c, begin, begin, end, di, lim, lim2, stride, colour);
+    plain_loop(c, begin, end, di, lim, lim2, 1u, 0u);
 }
 
 #if CLOTH_TARGET_X86
 /* The vector paths compute what shorten() does, operation for operation
  * (no contraction: -ffp-contract=off), so they give its bits. The springs
  * in play in one vector share no particle: across rows a spring's ends lie
- * in two rows, and along a row only every other spring is in play (stride
- * 2: AVX2 masks the other lanes off, AVX-512 splits the row, see
- * along_avx512()). So a vector's springs are shortened at once, each lane
- * as shorten() would, and the lanes out of play or within the limit are
- * left as they were. With AVX2 along a row the first ends' store reaches
- * the second ends of the lanes out of play, so those are loaded after it. */
-/* Spring vectors (x[p + di] - x[p], 8 or 16 lanes) and their squared lengths. */
-__attribute__((target("avx2"))) static inline __m256 group_avx2(const limit_ctx *c, uint32_t p, uint32_t di,
-                                                                __m256 d[3])
-{
-    const float *const a[3] = {c->x, c->y, c->z};
-    for (int k = 0; k < 3; ++k) {
-        d[k] = _mm256_sub_ps(_mm256_loadu_ps(a[k] + p + di), _mm256_loadu_ps(a[k] + p));
-    }
-    return _mm256_add_ps(_mm256_add_ps(_mm256_mul_ps(d[0], d[0]), _mm256_mul_ps(d[1], d[1])),
-                         _mm256_mul_ps(d[2], d[2]));
-}
-
+ * in two rows, and along a row the loops take one colour at a time and
+ * split the row into first and second ends (along_avx2(), along_avx512()).
+ * So a vector's springs are shortened at once, each lane as shorten()
+ * would, and the lanes out of play or within the limit are left as they
+ * were. */
+/* Spring vectors (x[p + di] - x[p], 16 lanes) and their squared lengths. */
 __attribute__((target("avx512f"))) static inline __m512 group_avx512(const limit_ctx *c, uint32_t p, uint32_t di,
                                                                      __mmask16 live, __m512 d[3])
 {
@@ -87,54 +76,135 @@ __attribute__((target("avx512f"))) static inline __m512 group_avx512(const limit
                          _mm512_mul_ps(d[2], d[2]));
 }
 
+/* What shorten() moves 8 springs by: the first ends + ki d, the second
+ * ends - kj d, in the lanes m. */
+typedef struct moves8 {
+    __m256 ki, kj, m;
+} moves8;
+
+/* The moves of the lanes in play that are over the limit, as shorten()
+ * computes them; false if none is. */
+__attribute__((target("avx2"), always_inline)) static inline bool moves_of8(__m256 len2, __m256 wi, __m256 wj,
+                                                                            __m256 play, __m256 l, __m256 l2,
+                                                                            moves8 *mv)
+{
+    __m256 m = _mm256_and_ps(play, _mm256_cmp_ps(len2, l2, _CMP_GT_OQ));
+    if (_mm256_movemask_ps(m) == 0) {
+        return false;
+    }
+    const __m256 wsum = _mm256_add_ps(wi, wj);
+    mv->m = _mm256_and_ps(m, _mm256_cmp_ps(wsum, _mm256_setzero_ps(), _CMP_NEQ_UQ));
+    const __m256 len = _mm256_sqrt_ps(len2);
+    const __m256 k = _mm256_div_ps(_mm256_sub_ps(len, l), _mm256_mul_ps(len, wsum));
+    mv->ki = _mm256_mul_ps(wi, k);
+    mv->kj = _mm256_mul_ps(wj, k);
+    return true;
+}
+
+/* Springs (p, p + di) of a run across rows, 8 at a time. */
 __attribute__((target("avx2"))) static void run_avx2(const limit_ctx *c, uint32_t begin, uint32_t end, uint32_t di,
-                                                     float lim, float lim2, uint32_t stride, uint32_t colour)
+                                                     float lim, float lim2)
 {
     const __m256 l2 = _mm256_set1_ps(lim2), l = _mm256_set1_ps(lim), inv_dt = _mm256_set1_ps(c->inv_dt);
-    /* lanes k in play: all, or k of the colour's parity (p - begin is a multiple of 8) */
-    const __m256i even = _mm256_setr_epi32(-1, 0, -1, 0, -1, 0, -1, 0);
-    const __m256i odd = _mm256_setr_epi32(0, -1, 0, -1, 0, -1, 0, -1);
-    const __m256 play = _mm256_castsi256_ps(stride == 1u ? _mm256_set1_epi32(-1) : colour == 0u ? even : odd);
-    uint32_t p = begin;
-    for (; p + 8u <= end; p += 8u) {
+    float *const pos[3] = {c->x, c->y, c->z}, *const vel[3] = {c->vx, c->vy, c->vz};
+    for (uint32_t p = begin; p < end; p += 8u) {
         const uint32_t q = p + di;
+        const bool full = end - p >= 8u;
+        const __m256i live = cloth_lanes8(end - p);
         __m256 d[3];
-        const __m256 len2 = group_avx2(c, p, di, d);
-        __m256 m = _mm256_and_ps(play, _mm256_cmp_ps(len2, l2, _CMP_GT_OQ));
-        if (_mm256_movemask_ps(m) == 0) {
+        for (int a = 0; a < 3; ++a) {
+            d[a] = _mm256_sub_ps(cloth_load8(pos[a] + q, live, full), cloth_load8(pos[a] + p, live, full));
+        }
+        const __m256 len2 = _mm256_add_ps(_mm256_add_ps(_mm256_mul_ps(d[0], d[0]), _mm256_mul_ps(d[1], d[1])),
+                                          _mm256_mul_ps(d[2], d[2]));
+        const __m256 wi = cloth_load8(c->w + p, live, full), wj = cloth_load8(c->w + q, live, full);
+        moves8 mv;
+        if (!moves_of8(len2, wi, wj, _mm256_castsi256_ps(live), l, l2, &mv)) {
             continue;
         }
-        const __m256 wi = _mm256_loadu_ps(c->w + p), wj = _mm256_loadu_ps(c->w + q);
-        const __m256 wsum = _mm256_add_ps(wi, wj);
-        m = _mm256_and_ps(m, _mm256_cmp_ps(wsum, _mm256_setzero_ps(), _CMP_NEQ_UQ));
-        const __m256 len = _mm256_sqrt_ps(len2);
-        const __m256 k = _mm256_div_ps(_mm256_sub_ps(len, l), _mm256_mul_ps(len, wsum));
-        const __m256 ki = _mm256_mul_ps(wi, k), kj = _mm256_mul_ps(wj, k);
-        float *const pos[3] = {c->x, c->y, c->z}, *const vel[3] = {c->vx, c->vy, c->vz};
         for (int a = 0; a < 3; ++a) {
-            const __m256 mi = _mm256_mul_ps(ki, d[a]), mj = _mm256_mul_ps(kj, d[a]);
-            const __m256 xi = _mm256_loadu_ps(pos[a] + p);
-            _mm256_storeu_ps(pos[a] + p, _mm256_blendv_ps(xi, _mm256_add_ps(xi, mi), m));
-            const __m256 xj = _mm256_loadu_ps(pos[a] + q);
-            _mm256_storeu_ps(pos[a] + q, _mm256_blendv_ps(xj, _mm256_sub_ps(xj, mj), m));
+            const __m256 mi = _mm256_mul_ps(mv.ki, d[a]), mj = _mm256_mul_ps(mv.kj, d[a]);
+            const __m256 xi = cloth_load8(pos[a] + p, live, full);
+            cloth_store8(pos[a] + p, live, full, _mm256_blendv_ps(xi, _mm256_add_ps(xi, mi), mv.m));
+            const __m256 xj = cloth_load8(pos[a] + q, live, full);
+            cloth_store8(pos[a] + q, live, full, _mm256_blendv_ps(xj, _mm256_sub_ps(xj, mj), mv.m));
             if (vel[a] != NULL) {
-                const __m256 vi = _mm256_loadu_ps(vel[a] + p);
-                _mm256_storeu_ps(vel[a] + p, _mm256_blendv_ps(vi, _mm256_add_ps(vi, _mm256_mul_ps(mi, inv_dt)), m));
-                const __m256 vj = _mm256_loadu_ps(vel[a] + q);
-                _mm256_storeu_ps(vel[a] + q, _mm256_blendv_ps(vj, _mm256_sub_ps(vj, _mm256_mul_ps(mj, inv_dt)), m));
+                const __m256 vi = cloth_load8(vel[a] + p, live, full), vj = cloth_load8(vel[a] + q, live, full);
+                const __m256 ni = _mm256_add_ps(vi, _mm256_mul_ps(mi, inv_dt));
+                const __m256 nj = _mm256_sub_ps(vj, _mm256_mul_ps(mj, inv_dt));
+                cloth_store8(vel[a] + p, live, full, _mm256_blendv_ps(vi, ni, mv.m));
+                cloth_store8(vel[a] + q, live, full, _mm256_blendv_ps(vj, nj, mv.m));
             }
         }
     }
-    plain_tail(c, begin, p, end, di, lim, lim2, stride, colour);
+}
+
+/* Along a row in AVX2, 8 springs of one colour at a time: the 16 particles
+ * from w (w - begin = colour mod 2) hold springs (w + 2m, w + 2m + 1),
+ * split into first and second ends by in-lane shuffles (lane k of the split
+ * holds the spring at w + off[k], off = 0 2 8 10 4 6 12 14) and joined back
+ * for the store, as along_avx512() does with 16. Masking every other lane
+ * of a stride-1 vector instead did half the work per vector, and its loads
+ * of the second ends read what the store before them had just written in
+ * part, which the CPU cannot forward and waits for. */
+__attribute__((target("avx2"), always_inline)) static inline void split8(const float *p, __m256i mlo, __m256i mhi,
+                                                                           bool full, __m256 *i, __m256 *j)
+{
+    const __m256 lo = cloth_load8(p, mlo, full), hi = cloth_load8(p + 8, mhi, full);
+    *i = _mm256_shuffle_ps(lo, hi, 0x88); /* (2, 0, 2, 0) in each half */
+    *j = _mm256_shuffle_ps(lo, hi, 0xdd); /* (3, 1, 3, 1) */
+}
+
+__attribute__((target("avx2"), always_inline)) static inline void join8(float *p, __m256i mlo, __m256i mhi, bool full,
+                                                                          __m256 i, __m256 j)
+{
+    cloth_store8(p, mlo, full, _mm256_unpacklo_ps(i, j));
+    cloth_store8(p + 8, mhi, full, _mm256_unpackhi_ps(i, j));
+}
+
+__attribute__((target("avx2"))) static void along_avx2(const limit_ctx *c, uint32_t begin, uint32_t end, float lim,
+                                                       float lim2, uint32_t colour)
+{
+    const __m256i off = _mm256_setr_epi32(0, 2, 8, 10, 4, 6, 12, 14);
+    const __m256 l2 = _mm256_set1_ps(lim2), l = _mm256_set1_ps(lim), inv_dt = _mm256_set1_ps(c->inv_dt);
+    float *const pos[3] = {c->x, c->y, c->z}, *const vel[3] = {c->vx, c->vy, c->vz};
+    for (uint32_t w = begin + colour; w < end; w += 16u) {
+        const uint32_t room = end + 1u - w; /* particles w .. end belong to the run */
+        const bool full = room >= 16u;
+        const __m256i mlo = cloth_lanes8(room), mhi = cloth_lanes8(room > 8u ? room - 8u : 0u);
+        const __m256i live = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(end - w)), off); /* w + off < end */
+        __m256 xi[3], xj[3], d[3];
+        for (int a = 0; a < 3; ++a) {
+            split8(pos[a] + w, mlo, mhi, full, &xi[a], &xj[a]);
+            d[a] = _mm256_sub_ps(xj[a], xi[a]);
+        }
+        const __m256 len2 = _mm256_add_ps(_mm256_add_ps(_mm256_mul_ps(d[0], d[0]), _mm256_mul_ps(d[1], d[1])),
+                                          _mm256_mul_ps(d[2], d[2]));
+        __m256 wi, wj;
+        split8(c->w + w, mlo, mhi, full, &wi, &wj);
+        moves8 mv;
+        if (!moves_of8(len2, wi, wj, _mm256_castsi256_ps(live), l, l2, &mv)) {
+            continue;
+        }
+        for (int a = 0; a < 3; ++a) {
+            const __m256 mi = _mm256_mul_ps(mv.ki, d[a]), mj = _mm256_mul_ps(mv.kj, d[a]);
+            join8(pos[a] + w, mlo, mhi, full, _mm256_blendv_ps(xi[a], _mm256_add_ps(xi[a], mi), mv.m),
+                  _mm256_blendv_ps(xj[a], _mm256_sub_ps(xj[a], mj), mv.m));
+            if (vel[a] == NULL) {
+                continue;
+            }
+            __m256 vi, vj;
+            split8(vel[a] + w, mlo, mhi, full, &vi, &vj);
+            const __m256 ni = _mm256_add_ps(vi, _mm256_mul_ps(mi, inv_dt));
+            const __m256 nj = _mm256_sub_ps(vj, _mm256_mul_ps(mj, inv_dt));
+            join8(vel[a] + w, mlo, mhi, full, _mm256_blendv_ps(vi, ni, mv.m), _mm256_blendv_ps(vj, nj, mv.m));
+        }
+    }
 }
 
 __attribute__((target("avx512f"))) static void run_avx512(const limit_ctx *c, uint32_t begin, uint32_t end,
-                                                          uint32_t di, float lim, float lim2, uint32_t stride,
-                                                          uint32_t colour)
+                                                          uint32_t di, float lim, float lim2)
 {
-    /* runs across rows only (stride 1): along_avx512() takes a row's own */
-    (void)stride;
-    (void)colour;
     const __m512 l2 = _mm512_set1_ps(lim2), l = _mm512_set1_ps(lim), inv_dt = _mm512_set1_ps(c->inv_dt);
     /* the last vector's lanes past `end` are masked off (a coarse level's
      * rows are short, so a scalar tail would be much of the run) */
@@ -230,6 +300,12 @@ __attribute__((target("avx512f"))) static void along_avx512(const limit_ctx *c, 
 }
 #endif
 
+/* A row's own springs of one colour in the plain loop. */
+static void along_plain(const limit_ctx *c, uint32_t begin, uint32_t end, float lim, float lim2, uint32_t colour)
+{
+    plain_loop(c, begin, end, 1u, lim, lim2, 2u, colour);
+}
+
 void cloth_limit_ctx_init(limit_ctx *c, const cloth_t *cloth, float *const pos[3], float *const vel[3],
                           const float *w, float inv_dt)
 {
@@ -241,14 +317,15 @@ void cloth_limit_ctx_init(limit_ctx *c, const cloth_t *cloth, float *const pos[3
     c->vz = vel[2];
     c->w = w;
     c->inv_dt = inv_dt;
-    c->run = run_plain_fn;
-    c->along512 = false;
+    c->run = run_plain;
+    c->along = along_plain;
 #if CLOTH_TARGET_X86
     if (cloth->simd >= CLOTH_SIMD_AVX512) {
         c->run = run_avx512;
-        c->along512 = true;
+        c->along = along_avx512;
     } else if (cloth->simd >= CLOTH_SIMD_AVX2) {
         c->run = run_avx2;
+        c->along = along_avx2;
     }
 #else
     (void)cloth;
@@ -257,25 +334,19 @@ void cloth_limit_ctx_init(limit_ctx *c, const cloth_t *cloth, float *const pos[3
 
 void cloth_limit_across(const limit_ctx *c, uint32_t begin, uint32_t end, uint32_t di, float lim)
 {
-    c->run(c, begin, end, di, lim, lim * lim, 1u, 0u);
+    c->run(c, begin, end, di, lim, lim * lim);
 }
 
 void cloth_limit_along(const limit_ctx *c, uint32_t begin, uint32_t end, float lim)
 {
     for (uint32_t colour = 0; colour < 2u; ++colour) {
-#if CLOTH_TARGET_X86
-        if (c->along512) {
-            along_avx512(c, begin, end, lim, lim * lim, colour);
-            continue;
-        }
-#endif
-        c->run(c, begin, end, 1u, lim, lim * lim, 2u, colour);
+        c->along(c, begin, end, lim, lim * lim, colour);
     }
 }
 
 void cloth_limit_in_order(const limit_ctx *c, uint32_t begin, uint32_t end, uint32_t di, float lim)
 {
-    run_plain_fn(c, begin, end, di, lim, lim * lim, 1u, 0u);
+    run_plain(c, begin, end, di, lim, lim * lim);
 }
 
 void cloth_limit_spring(const limit_ctx *c, uint32_t i, uint32_t j, float lim)

@@ -22,6 +22,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "platform/mask256.h"
 #include "platform/target.h"
 #include "platform/vec3.h"
 
@@ -139,59 +140,40 @@ __attribute__((target("avx2"), always_inline)) static inline __m256 spring256(co
     return on;
 }
 
-/* vmaskmovps is slow on AMD, a store most of all, so a vector wholly inside
- * the run uses plain loads and stores. A lane out of play holds what was
- * loaded, so writing it back changes nothing, as the masked paths say. */
-__attribute__((target("avx2"), always_inline)) static inline __m256 load8(const float *p, __m256i mask, bool full)
-{
-    return full ? _mm256_loadu_ps(p) : _mm256_maskload_ps(p, mask);
-}
-
-__attribute__((target("avx2"), always_inline)) static inline void store8(float *p, __m256i mask, bool full, __m256 v)
-{
-    if (full) {
-        _mm256_storeu_ps(p, v);
-    } else {
-        _mm256_maskstore_ps(p, mask, v);
-    }
-}
-
 __attribute__((target("avx2"), always_inline)) static inline void load256(const xpbd_span *s, uint32_t at,
                                                                              __m256i mask, bool full, ends256 *e)
 {
-    e->x = load8(s->x + at, mask, full);
-    e->y = load8(s->y + at, mask, full);
-    e->z = load8(s->z + at, mask, full);
-    e->w = load8(s->w + at, mask, full);
-    e->ux = load8(s->ux + at, mask, full);
-    e->uy = load8(s->uy + at, mask, full);
-    e->uz = load8(s->uz + at, mask, full);
+    e->x = cloth_load8(s->x + at, mask, full);
+    e->y = cloth_load8(s->y + at, mask, full);
+    e->z = cloth_load8(s->z + at, mask, full);
+    e->w = cloth_load8(s->w + at, mask, full);
+    e->ux = cloth_load8(s->ux + at, mask, full);
+    e->uy = cloth_load8(s->uy + at, mask, full);
+    e->uz = cloth_load8(s->uz + at, mask, full);
 }
 
 __attribute__((target("avx2"), always_inline)) static inline void run_avx2(const xpbd_span *s, bool with_lambda)
 {
-    const __m256i lane = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
     consts256 k;
     consts256_of(s, &k);
     for (uint32_t i = s->begin; i < s->end; i += 8u) {
         const uint32_t j = i + s->di;
-        const uint32_t left = s->end - i;
-        const __m256i live = _mm256_cmpgt_epi32(_mm256_set1_epi32(left < 8u ? (int)left : 8), lane);
-        const bool full = left >= 8u;
+        const __m256i live = cloth_lanes8(s->end - i);
+        const bool full = s->end - i >= 8u;
         ends256 a, b;
         load256(s, i, live, full, &a);
         load256(s, j, live, full, &b);
-        __m256 lam = with_lambda ? load8(s->lambda + i, live, full) : k.zero;
+        __m256 lam = with_lambda ? cloth_load8(s->lambda + i, live, full) : k.zero;
         const __m256i on = _mm256_castps_si256(spring256(&k, &a, &b, &lam, _mm256_castsi256_ps(live), with_lambda));
         if (with_lambda) {
-            store8(s->lambda + i, on, full, lam);
+            cloth_store8(s->lambda + i, on, full, lam);
         }
-        store8(s->ux + i, on, full, a.ux);
-        store8(s->uy + i, on, full, a.uy);
-        store8(s->uz + i, on, full, a.uz);
-        store8(s->ux + j, on, full, b.ux);
-        store8(s->uy + j, on, full, b.uy);
-        store8(s->uz + j, on, full, b.uz);
+        cloth_store8(s->ux + i, on, full, a.ux);
+        cloth_store8(s->uy + i, on, full, a.uy);
+        cloth_store8(s->uz + i, on, full, a.uz);
+        cloth_store8(s->ux + j, on, full, b.ux);
+        cloth_store8(s->uy + j, on, full, b.uy);
+        cloth_store8(s->uz + j, on, full, b.uz);
     }
 }
 
@@ -234,7 +216,7 @@ __attribute__((target("avx2"), always_inline)) static inline void split_load256(
                                                                                    __m256i mlo, __m256i mhi,
                                                                                    bool full, __m256 *i, __m256 *j)
 {
-    split256(pairs, load8(p, mlo, full), load8(p + 8, mhi, full), i, j);
+    split256(pairs, cloth_load8(p, mlo, full), cloth_load8(p + 8, mhi, full), i, j);
 }
 
 __attribute__((target("avx2"), always_inline)) static inline void join_store256(bool pairs, float *p, __m256i mlo,
@@ -243,8 +225,8 @@ __attribute__((target("avx2"), always_inline)) static inline void join_store256(
 {
     __m256 lo, hi;
     join256(pairs, i, j, &lo, &hi);
-    store8(p, mlo, full, lo);
-    store8(p + 8, mhi, full, hi);
+    cloth_store8(p, mlo, full, lo);
+    cloth_store8(p + 8, mhi, full, hi);
 }
 
 __attribute__((target("avx2"), always_inline)) static inline void row_avx2(const xpbd_span *s, bool with_lambda)
