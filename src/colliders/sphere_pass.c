@@ -98,8 +98,13 @@ static uint32_t sphere_scalar(const sphere_args *a, uint32_t begin, uint32_t end
 #define NEG256(v) _mm256_xor_ps((v), _mm256_set1_ps(-0.0f))
 #define SEL256(cond, a, b) _mm256_blendv_ps((b), (a), (cond))
 
-__attribute__((target("avx2"))) static uint32_t sphere_avx2(const sphere_args *a, uint32_t begin, uint32_t end)
+__attribute__((target("avx2"))) static uint32_t sphere_avx2(const sphere_args *args, uint32_t begin, uint32_t end)
 {
+    /* A copy whose address never leaves: the stores cannot reach it, so
+     * its pointers stay in registers rather than being read again after
+     * every store (as in xpbd_span.c). */
+    const sphere_args copy = *args;
+    const sphere_args *a = &copy;
     const __m256 zero = _mm256_setzero_ps(), one = _mm256_set1_ps(1.0f);
     const __m256 reach = _mm256_set1_ps(a->reach), reach2 = _mm256_set1_ps(a->reach2);
     const __m256 mu = _mm256_set1_ps(a->mu), lag = _mm256_set1_ps(a->lag);
@@ -168,8 +173,10 @@ __attribute__((target("avx2"))) static uint32_t sphere_avx2(const sphere_args *a
 
 #define NEG512(v) _mm512_castsi512_ps(_mm512_xor_si512(_mm512_castps_si512(v), _mm512_set1_epi32((int)0x80000000u)))
 
-__attribute__((target("avx512f"))) static uint32_t sphere_avx512(const sphere_args *a, uint32_t begin, uint32_t end)
+__attribute__((target("avx512f"))) static uint32_t sphere_avx512(const sphere_args *args, uint32_t begin, uint32_t end)
 {
+    const sphere_args copy = *args; /* as in sphere_avx2 */
+    const sphere_args *a = &copy;
     const __m512 zero = _mm512_setzero_ps(), one = _mm512_set1_ps(1.0f);
     const __m512 reach = _mm512_set1_ps(a->reach), reach2 = _mm512_set1_ps(a->reach2);
     const __m512 mu = _mm512_set1_ps(a->mu), lag = _mm512_set1_ps(a->lag);

@@ -102,9 +102,14 @@ __attribute__((target("avx2"), always_inline)) static inline bool moves_of8(__m2
 }
 
 /* Springs (p, p + di) of a run across rows, 8 at a time. */
-__attribute__((target("avx2"))) static void run_avx2(const limit_ctx *c, uint32_t begin, uint32_t end, uint32_t di,
+__attribute__((target("avx2"))) static void run_avx2(const limit_ctx *ctx, uint32_t begin, uint32_t end, uint32_t di,
                                                      float lim, float lim2)
 {
+    /* A copy whose address never leaves: the stores cannot reach it, so
+     * its pointers stay in registers rather than being read again after
+     * every store (as in xpbd_span.c). */
+    const limit_ctx copy = *ctx;
+    const limit_ctx *c = &copy;
     const __m256 l2 = _mm256_set1_ps(lim2), l = _mm256_set1_ps(lim), inv_dt = _mm256_set1_ps(c->inv_dt);
     float *const pos[3] = {c->x, c->y, c->z}, *const vel[3] = {c->vx, c->vy, c->vz};
     for (uint32_t p = begin; p < end; p += 8u) {
@@ -162,9 +167,11 @@ __attribute__((target("avx2"), always_inline)) static inline void join8(float *p
     cloth_store8(p + 8, mhi, full, _mm256_unpackhi_ps(i, j));
 }
 
-__attribute__((target("avx2"))) static void along_avx2(const limit_ctx *c, uint32_t begin, uint32_t end, float lim,
+__attribute__((target("avx2"))) static void along_avx2(const limit_ctx *ctx, uint32_t begin, uint32_t end, float lim,
                                                        float lim2, uint32_t colour)
 {
+    const limit_ctx copy = *ctx; /* as in run_avx2 */
+    const limit_ctx *c = &copy;
     const __m256i off = _mm256_setr_epi32(0, 2, 8, 10, 4, 6, 12, 14);
     const __m256 l2 = _mm256_set1_ps(lim2), l = _mm256_set1_ps(lim), inv_dt = _mm256_set1_ps(c->inv_dt);
     float *const pos[3] = {c->x, c->y, c->z}, *const vel[3] = {c->vx, c->vy, c->vz};
@@ -202,9 +209,11 @@ __attribute__((target("avx2"))) static void along_avx2(const limit_ctx *c, uint3
     }
 }
 
-__attribute__((target("avx512f"))) static void run_avx512(const limit_ctx *c, uint32_t begin, uint32_t end,
+__attribute__((target("avx512f"))) static void run_avx512(const limit_ctx *ctx, uint32_t begin, uint32_t end,
                                                           uint32_t di, float lim, float lim2)
 {
+    const limit_ctx copy = *ctx; /* as in run_avx2 */
+    const limit_ctx *c = &copy;
     const __m512 l2 = _mm512_set1_ps(lim2), l = _mm512_set1_ps(lim), inv_dt = _mm512_set1_ps(c->inv_dt);
     /* the last vector's lanes past `end` are masked off (a coarse level's
      * rows are short, so a scalar tail would be much of the run) */
@@ -245,9 +254,11 @@ __attribute__((target("avx512f"))) static void run_avx512(const limit_ctx *c, ui
  * vectors and joined back for the store. Unlike run_avx512 on stride 2,
  * no load reads what the store before it wrote in part, which the CPU
  * cannot forward and waits for. Same arithmetic per lane as shorten(). */
-__attribute__((target("avx512f"))) static void along_avx512(const limit_ctx *c, uint32_t begin, uint32_t end,
+__attribute__((target("avx512f"))) static void along_avx512(const limit_ctx *ctx, uint32_t begin, uint32_t end,
                                                             float lim, float lim2, uint32_t colour)
 {
+    const limit_ctx copy = *ctx; /* as in run_avx2 */
+    const limit_ctx *c = &copy;
     const __m512i even = _mm512_setr_epi32(0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30);
     const __m512i odd = _mm512_add_epi32(even, _mm512_set1_epi32(1));
     const __m512i join_lo = _mm512_setr_epi32(0, 16, 1, 17, 2, 18, 3, 19, 4, 20, 5, 21, 6, 22, 7, 23);
