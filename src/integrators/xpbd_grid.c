@@ -33,6 +33,17 @@
 struct grid_pass;
 typedef void span_fn(const struct grid_pass *p, uint32_t begin, uint32_t end);
 
+/* A family that takes part in the substep, with what its runs need: the
+ * kernel's constants, and the columns and offset of a row's springs (rows
+ * r with r + dr < rows have them). Worked out once per substep rather
+ * than for every row. */
+typedef struct pass_family {
+    float *lambda;          /* its lambdas, or NULL */
+    uint32_t dr, c0, c1, di; /* first ends in columns [c0, c1), second end i + di */
+    uint32_t mask_shift;     /* XPBD_SPAN_ALL across rows, else (c / dc) mod 2 colours */
+    float rest, alpha_tilde, gamma, one_plus_gamma;
+} pass_family;
+
 typedef struct grid_pass {
     const cloth_t *cloth;
     const cloth_step_view *view;
@@ -41,9 +52,8 @@ typedef struct grid_pass {
     uint32_t block_rows, blocks, parity;
     bool first_pass, last_pass; /* the sweep's first colour pass predicts, its last finishes */
     span_fn *predict, *finish;  /* their loops at the cloth's vector level */
-    float alpha_tilde[CLOTH_GRID_FAMILIES]; /* infinite: the family is off */
-    float gamma[CLOTH_GRID_FAMILIES];
-    float one_plus_gamma[CLOTH_GRID_FAMILIES];
+    uint32_t families;          /* in table order */
+    pass_family family[CLOTH_GRID_FAMILIES];
 } grid_pass;
 
 /* The loops below take their arrays as restrict parameters: GCC 12 does not
@@ -191,30 +201,24 @@ static void solve_row(const grid_pass *p, uint32_t r)
     span.uy = s->vy;
     span.uz = s->vz;
     span.row_start = r * cloth->cols;
-    uint32_t slot = 0;
-    for (uint32_t f = 0; f < CLOTH_GRID_FAMILIES; ++f) {
-        if (!cloth_family_active(cloth, f)) {
+    for (uint32_t k = 0; k < p->families; ++k) {
+        const pass_family *f = &p->family[k];
+        if (r + f->dr >= cloth->rows) {
             continue;
         }
-        float *lambda = p->solver->lambda != NULL ? p->solver->lambda + (size_t)slot * p->solver->stride : NULL;
-        ++slot;
-        if (!isfinite(p->alpha_tilde[f]) || !cloth_family_row(cloth, f, r, &span.begin, &span.end, &span.di)) {
-            continue;
-        }
-        span.lambda = lambda;
-        span.rest = cloth->family_rest[f];
-        span.alpha_tilde = p->alpha_tilde[f];
-        span.gamma = p->gamma[f];
-        span.one_plus_gamma = p->one_plus_gamma[f];
-        const cloth_grid_family *fam = &cloth_grid_families[f];
-        if (fam->dr > 0) {
-            span.mask_shift = XPBD_SPAN_ALL;
-            span.parity = 0u;
-            p->solver->kernel(&span);
-            continue;
-        }
-        span.mask_shift = fam->dc == 1 ? 0u : 1u; /* (c / dc) mod 2 for dc = 1, 2 */
-        for (span.parity = 0u; span.parity < 2u; ++span.parity) {
+        span.begin = span.row_start + f->c0;
+        span.end = span.row_start + f->c1;
+        span.di = f->di;
+        span.lambda = f->lambda;
+        span.rest = f->rest;
+        span.alpha_tilde = f->alpha_tilde;
+        span.gamma = f->gamma;
+        span.one_plus_gamma = f->one_plus_gamma;
+        span.mask_shift = f->mask_shift;
+        span.parity = 0u;
+        p->solver->kernel(&span);
+        if (f->mask_shift != XPBD_SPAN_ALL) {
+            span.parity = 1u;
             p->solver->kernel(&span);
         }
     }
@@ -313,16 +317,36 @@ cloth_status cloth_xpbd_grid_step(const xpbd_grid_solver *solver, const cloth_st
         p.finish = finish_avx2;
     }
 #endif
+    uint32_t slot = 0; /* the lambdas: one array per active family, in table order */
     for (uint32_t f = 0; f < CLOTH_GRID_FAMILIES; ++f) {
-        const cloth_spring_type t = cloth_grid_families[f].type;
+        if (!cloth_family_active(cloth, f)) {
+            continue;
+        }
+        float *lambda = solver->lambda != NULL ? solver->lambda + (size_t)slot * solver->stride : NULL;
+        ++slot;
+        const cloth_grid_family *fam = &cloth_grid_families[f];
+        const cloth_spring_type t = fam->type;
         const float kh2 = cloth->stiffness[t] * h * h;
         /* alpha~ = L0 / (k h^2); infinite when k = 0 or so small the
          * spring cannot act, and such a family is skipped */
-        p.alpha_tilde[f] = kh2 > 0.0f ? cloth->family_rest[f] * (1.0f / kh2) : INFINITY;
+        const float alpha_tilde = kh2 > 0.0f ? cloth->family_rest[f] * (1.0f / kh2) : INFINITY;
+        uint32_t begin, end, di;
+        if (!isfinite(alpha_tilde) || !cloth_family_row(cloth, f, 0u, &begin, &end, &di)) {
+            continue; /* off, or no row has such a spring */
+        }
+        pass_family *pf = &p.family[p.families++];
+        pf->lambda = lambda;
+        pf->dr = (uint32_t)fam->dr;
+        pf->c0 = begin;
+        pf->c1 = end;
+        pf->di = di;
+        pf->mask_shift = fam->dr > 0 ? XPBD_SPAN_ALL : fam->dc == 1 ? 0u : 1u;
+        pf->rest = cloth->family_rest[f];
+        pf->alpha_tilde = alpha_tilde;
         /* capped so that an absurd beta freezes the springs' rates
          * instead of making inf * 0 */
-        p.gamma[f] = fminf(cloth->spring_damping[t] / h, 1e30f);
-        p.one_plus_gamma[f] = 1.0f + p.gamma[f];
+        pf->gamma = fminf(cloth->spring_damping[t] / h, 1e30f);
+        pf->one_plus_gamma = 1.0f + pf->gamma;
     }
 
     p.blocks = (cloth->rows + p.block_rows - 1u) / p.block_rows;
