@@ -374,28 +374,40 @@ __attribute__((target("avx512f"), always_inline)) static inline void load512(con
     e->uz = _mm512_maskz_loadu_ps(mask, s->uz + at);
 }
 
+/* The springs i .. i + 15 of a run, those in `live`. */
+__attribute__((target("avx512f"), always_inline)) static inline void run16(const xpbd_span *s, const consts512 *k,
+                                                                              uint32_t i, __mmask16 live,
+                                                                              bool with_lambda)
+{
+    const uint32_t j = i + s->di;
+    ends512 a, b;
+    load512(s, i, live, &a);
+    load512(s, j, live, &b);
+    __m512 lam = with_lambda ? _mm512_maskz_loadu_ps(live, s->lambda + i) : k->zero;
+    const __mmask16 on = spring512(k, &a, &b, &lam, live, with_lambda);
+    if (with_lambda) {
+        _mm512_mask_storeu_ps(s->lambda + i, on, lam);
+    }
+    _mm512_mask_storeu_ps(s->ux + i, on, a.ux);
+    _mm512_mask_storeu_ps(s->uy + i, on, a.uy);
+    _mm512_mask_storeu_ps(s->uz + i, on, a.uz);
+    _mm512_mask_storeu_ps(s->ux + j, on, b.ux);
+    _mm512_mask_storeu_ps(s->uy + j, on, b.uy);
+    _mm512_mask_storeu_ps(s->uz + j, on, b.uz);
+}
+
+/* Whole vectors with a constant mask, which the compiler turns into plain
+ * loads, then the run's last few springs. */
 __attribute__((target("avx512f"), always_inline)) static inline void run_avx512(const xpbd_span *s, bool with_lambda)
 {
     consts512 k;
     consts512_of(s, &k);
-    for (uint32_t i = s->begin; i < s->end; i += 16u) {
-        const uint32_t j = i + s->di;
-        const uint32_t left = s->end - i;
-        const __mmask16 live = (__mmask16)(left >= 16u ? 0xffffu : (1u << left) - 1u);
-        ends512 a, b;
-        load512(s, i, live, &a);
-        load512(s, j, live, &b);
-        __m512 lam = with_lambda ? _mm512_maskz_loadu_ps(live, s->lambda + i) : k.zero;
-        const __mmask16 on = spring512(&k, &a, &b, &lam, live, with_lambda);
-        if (with_lambda) {
-            _mm512_mask_storeu_ps(s->lambda + i, on, lam);
-        }
-        _mm512_mask_storeu_ps(s->ux + i, on, a.ux);
-        _mm512_mask_storeu_ps(s->uy + i, on, a.uy);
-        _mm512_mask_storeu_ps(s->uz + i, on, a.uz);
-        _mm512_mask_storeu_ps(s->ux + j, on, b.ux);
-        _mm512_mask_storeu_ps(s->uy + j, on, b.uy);
-        _mm512_mask_storeu_ps(s->uz + j, on, b.uz);
+    uint32_t i = s->begin;
+    for (; s->end - i >= 16u; i += 16u) {
+        run16(s, &k, i, 0xffffu, with_lambda);
+    }
+    if (i < s->end) {
+        run16(s, &k, i, (__mmask16)((1u << (s->end - i)) - 1u), with_lambda);
     }
 }
 
@@ -422,6 +434,34 @@ __attribute__((target("avx512f"), always_inline)) static inline void join_store5
     _mm512_mask_storeu_ps(p + 16, mhi, _mm512_permutex2var_ps(i, sp->hi, j));
 }
 
+/* The 32 floats at p (those in mlo, mhi) as 16 springs of one colour,
+ * those in `live`. */
+__attribute__((target("avx512f"), always_inline)) static inline void row32(const xpbd_span *s, const consts512 *k,
+                                                                              const split512 *sp, uint32_t p,
+                                                                              __mmask16 mlo, __mmask16 mhi,
+                                                                              __mmask16 live, bool with_lambda)
+{
+    ends512 a, b;
+    split_load512(sp, s->x + p, mlo, mhi, &a.x, &b.x);
+    split_load512(sp, s->y + p, mlo, mhi, &a.y, &b.y);
+    split_load512(sp, s->z + p, mlo, mhi, &a.z, &b.z);
+    split_load512(sp, s->w + p, mlo, mhi, &a.w, &b.w);
+    split_load512(sp, s->ux + p, mlo, mhi, &a.ux, &b.ux);
+    split_load512(sp, s->uy + p, mlo, mhi, &a.uy, &b.uy);
+    split_load512(sp, s->uz + p, mlo, mhi, &a.uz, &b.uz);
+    __m512 lam = k->zero, lam_j = k->zero;
+    if (with_lambda) {
+        split_load512(sp, s->lambda + p, mlo, mhi, &lam, &lam_j);
+    }
+    (void)spring512(k, &a, &b, &lam, live, with_lambda);
+    if (with_lambda) {
+        join_store512(sp, s->lambda + p, mlo, mhi, lam, lam_j);
+    }
+    join_store512(sp, s->ux + p, mlo, mhi, a.ux, b.ux);
+    join_store512(sp, s->uy + p, mlo, mhi, a.uy, b.uy);
+    join_store512(sp, s->uz + p, mlo, mhi, a.uz, b.uz);
+}
+
 __attribute__((target("avx512f"), always_inline)) static inline void row_avx512(const xpbd_span *s, bool with_lambda)
 {
     const bool pairs = s->mask_shift == 1u;
@@ -445,31 +485,19 @@ __attribute__((target("avx512f"), always_inline)) static inline void row_avx512(
     consts512_of(s, &k);
     const uint32_t start = s->row_start + (pairs ? 2u * s->parity : s->parity);
     const uint32_t stop = s->end + s->di; /* one past the last second end */
-    for (uint32_t p = start; p < s->end; p += 32u) {
+    uint32_t p = start;
+    /* 32 floats wholly in the row hold 16 springs of the colour, all in
+     * play: constant masks, which the compiler turns into plain loads */
+    for (; p < s->end && stop - p >= 32u; p += 32u) {
+        row32(s, &k, &sp, p, 0xffffu, 0xffffu, 0xffffu, with_lambda);
+    }
+    if (p < s->end) {
         const uint32_t room = stop - p;
         const __mmask16 mlo = (__mmask16)(room >= 16u ? 0xffffu : (1u << room) - 1u);
-        const __mmask16 mhi = (__mmask16)(room >= 32u ? 0xffffu : room <= 16u ? 0u : (1u << (room - 16u)) - 1u);
+        const __mmask16 mhi = (__mmask16)(room <= 16u ? 0u : (1u << (room - 16u)) - 1u);
         const __m512i at = _mm512_add_epi32(_mm512_set1_epi32((int)(p - s->row_start)), first);
         const __mmask16 live = _mm512_cmplt_epi32_mask(at, _mm512_set1_epi32((int)(s->end - s->row_start)));
-        ends512 a, b;
-        split_load512(&sp, s->x + p, mlo, mhi, &a.x, &b.x);
-        split_load512(&sp, s->y + p, mlo, mhi, &a.y, &b.y);
-        split_load512(&sp, s->z + p, mlo, mhi, &a.z, &b.z);
-        split_load512(&sp, s->w + p, mlo, mhi, &a.w, &b.w);
-        split_load512(&sp, s->ux + p, mlo, mhi, &a.ux, &b.ux);
-        split_load512(&sp, s->uy + p, mlo, mhi, &a.uy, &b.uy);
-        split_load512(&sp, s->uz + p, mlo, mhi, &a.uz, &b.uz);
-        __m512 lam = k.zero, lam_j = k.zero;
-        if (with_lambda) {
-            split_load512(&sp, s->lambda + p, mlo, mhi, &lam, &lam_j);
-        }
-        (void)spring512(&k, &a, &b, &lam, live, with_lambda);
-        if (with_lambda) {
-            join_store512(&sp, s->lambda + p, mlo, mhi, lam, lam_j);
-        }
-        join_store512(&sp, s->ux + p, mlo, mhi, a.ux, b.ux);
-        join_store512(&sp, s->uy + p, mlo, mhi, a.uy, b.uy);
-        join_store512(&sp, s->uz + p, mlo, mhi, a.uz, b.uz);
+        row32(s, &k, &sp, p, mlo, mhi, live, with_lambda);
     }
 }
 
