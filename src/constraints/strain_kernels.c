@@ -209,42 +209,78 @@ __attribute__((target("avx2"))) static void along_avx2(const limit_ctx *ctx, uin
     }
 }
 
+/* What run_avx512 and along_avx512 hold for a whole run. */
+typedef struct limit512 {
+    __m512 l, l2, inv_dt;
+    __m512i even, odd, join_lo, join_hi; /* along: the split and join of 32 floats */
+} limit512;
+
+__attribute__((target("avx512f"), always_inline)) static inline void limit512_of(const limit_ctx *c, float lim,
+                                                                                  float lim2, limit512 *k)
+{
+    k->l = _mm512_set1_ps(lim);
+    k->l2 = _mm512_set1_ps(lim2);
+    k->inv_dt = _mm512_set1_ps(c->inv_dt);
+    k->even = _mm512_setr_epi32(0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30);
+    k->odd = _mm512_add_epi32(k->even, _mm512_set1_epi32(1));
+    k->join_lo = _mm512_setr_epi32(0, 16, 1, 17, 2, 18, 3, 19, 4, 20, 5, 21, 6, 22, 7, 23);
+    k->join_hi = _mm512_setr_epi32(8, 24, 9, 25, 10, 26, 11, 27, 12, 28, 13, 29, 14, 30, 15, 31);
+}
+
+/* Springs (p, p + di), p in [p, p + 16), those in `live`. Whole vectors
+ * pass a constant mask, which the compiler turns into plain loads. */
+__attribute__((target("avx512f"), always_inline)) static inline void across16(const limit_ctx *c, const limit512 *k,
+                                                                                 uint32_t p, uint32_t di,
+                                                                                 __mmask16 live)
+{
+    const uint32_t q = p + di;
+    float *const pos[3] = {c->x, c->y, c->z}, *const vel[3] = {c->vx, c->vy, c->vz};
+    __m512 xi[3], xj[3], d[3];
+    for (int a = 0; a < 3; ++a) {
+        xi[a] = _mm512_maskz_loadu_ps(live, pos[a] + p);
+        xj[a] = _mm512_maskz_loadu_ps(live, pos[a] + q);
+        d[a] = _mm512_sub_ps(xj[a], xi[a]);
+    }
+    const __m512 len2 = _mm512_add_ps(_mm512_add_ps(_mm512_mul_ps(d[0], d[0]), _mm512_mul_ps(d[1], d[1])),
+                                      _mm512_mul_ps(d[2], d[2]));
+    __mmask16 m = _mm512_mask_cmp_ps_mask(live, len2, k->l2, _CMP_GT_OQ);
+    if (m == 0) {
+        return;
+    }
+    const __m512 wi = _mm512_maskz_loadu_ps(live, c->w + p), wj = _mm512_maskz_loadu_ps(live, c->w + q);
+    const __m512 wsum = _mm512_add_ps(wi, wj);
+    m = _mm512_mask_cmp_ps_mask(m, wsum, _mm512_setzero_ps(), _CMP_NEQ_UQ);
+    const __m512 len = _mm512_sqrt_ps(len2);
+    const __m512 f = _mm512_div_ps(_mm512_sub_ps(len, k->l), _mm512_mul_ps(len, wsum)); /* shorten()'s k */
+    const __m512 ki = _mm512_mul_ps(wi, f), kj = _mm512_mul_ps(wj, f);
+    for (int a = 0; a < 3; ++a) {
+        /* masked stores: only the lanes in `m` are written */
+        const __m512 mi = _mm512_mul_ps(ki, d[a]), mj = _mm512_mul_ps(kj, d[a]);
+        _mm512_mask_storeu_ps(pos[a] + p, m, _mm512_add_ps(xi[a], mi));
+        _mm512_mask_storeu_ps(pos[a] + q, m, _mm512_sub_ps(xj[a], mj));
+        if (vel[a] != NULL) {
+            const __m512 vi = _mm512_maskz_loadu_ps(live, vel[a] + p), vj = _mm512_maskz_loadu_ps(live, vel[a] + q);
+            _mm512_mask_storeu_ps(vel[a] + p, m, _mm512_add_ps(vi, _mm512_mul_ps(mi, k->inv_dt)));
+            _mm512_mask_storeu_ps(vel[a] + q, m, _mm512_sub_ps(vj, _mm512_mul_ps(mj, k->inv_dt)));
+        }
+    }
+}
+
 __attribute__((target("avx512f"))) static void run_avx512(const limit_ctx *ctx, uint32_t begin, uint32_t end,
                                                           uint32_t di, float lim, float lim2)
 {
     const limit_ctx copy = *ctx; /* as in run_avx2 */
     const limit_ctx *c = &copy;
-    const __m512 l2 = _mm512_set1_ps(lim2), l = _mm512_set1_ps(lim), inv_dt = _mm512_set1_ps(c->inv_dt);
-    /* the last vector's lanes past `end` are masked off (a coarse level's
-     * rows are short, so a scalar tail would be much of the run) */
-    for (uint32_t p = begin; p < end; p += 16u) {
-        const uint32_t q = p + di;
-        const __mmask16 live = (__mmask16)(end - p >= 16u ? 0xffffu : (1u << (end - p)) - 1u);
-        __m512 d[3];
-        const __m512 len2 = group_avx512(c, p, di, live, d);
-        __mmask16 m = _mm512_mask_cmp_ps_mask(live, len2, l2, _CMP_GT_OQ);
-        if (m == 0) {
-            continue;
-        }
-        const __m512 wi = _mm512_maskz_loadu_ps(m, c->w + p), wj = _mm512_maskz_loadu_ps(m, c->w + q);
-        const __m512 wsum = _mm512_add_ps(wi, wj);
-        m = _mm512_mask_cmp_ps_mask(m, wsum, _mm512_setzero_ps(), _CMP_NEQ_UQ);
-        const __m512 len = _mm512_sqrt_ps(len2);
-        const __m512 k = _mm512_div_ps(_mm512_sub_ps(len, l), _mm512_mul_ps(len, wsum));
-        const __m512 ki = _mm512_mul_ps(wi, k), kj = _mm512_mul_ps(wj, k);
-        float *const pos[3] = {c->x, c->y, c->z}, *const vel[3] = {c->vx, c->vy, c->vz};
-        for (int a = 0; a < 3; ++a) {
-            /* masked stores: only the lanes in `m` are written */
-            const __m512 mi = _mm512_mul_ps(ki, d[a]), mj = _mm512_mul_ps(kj, d[a]);
-            _mm512_mask_storeu_ps(pos[a] + p, m, _mm512_add_ps(_mm512_maskz_loadu_ps(m, pos[a] + p), mi));
-            _mm512_mask_storeu_ps(pos[a] + q, m, _mm512_sub_ps(_mm512_maskz_loadu_ps(m, pos[a] + q), mj));
-            if (vel[a] != NULL) {
-                _mm512_mask_storeu_ps(vel[a] + p, m,
-                                      _mm512_add_ps(_mm512_maskz_loadu_ps(m, vel[a] + p), _mm512_mul_ps(mi, inv_dt)));
-                _mm512_mask_storeu_ps(vel[a] + q, m,
-                                      _mm512_sub_ps(_mm512_maskz_loadu_ps(m, vel[a] + q), _mm512_mul_ps(mj, inv_dt)));
-            }
-        }
+    limit512 k;
+    limit512_of(c, lim, lim2, &k);
+    uint32_t p = begin;
+    for (; end - p >= 16u; p += 16u) {
+        across16(c, &k, p, di, 0xffffu);
+    }
+    /* the last lanes masked (a coarse level's rows are short, so a scalar
+     * tail would be much of the run) */
+    if (p < end) {
+        across16(c, &k, p, di, (__mmask16)((1u << (end - p)) - 1u));
     }
 }
 
@@ -254,59 +290,67 @@ __attribute__((target("avx512f"))) static void run_avx512(const limit_ctx *ctx, 
  * vectors and joined back for the store. Unlike run_avx512 on stride 2,
  * no load reads what the store before it wrote in part, which the CPU
  * cannot forward and waits for. Same arithmetic per lane as shorten(). */
+__attribute__((target("avx512f"), always_inline)) static inline void along32(const limit_ctx *c, const limit512 *k,
+                                                                                uint32_t w, __mmask16 mlo,
+                                                                                __mmask16 mhi, __mmask16 live)
+{
+    float *const pos[3] = {c->x, c->y, c->z}, *const vel[3] = {c->vx, c->vy, c->vz};
+    __m512 xi[3], xj[3], d[3];
+    for (int a = 0; a < 3; ++a) {
+        const __m512 lo = _mm512_maskz_loadu_ps(mlo, pos[a] + w), hi = _mm512_maskz_loadu_ps(mhi, pos[a] + w + 16);
+        xi[a] = _mm512_permutex2var_ps(lo, k->even, hi);
+        xj[a] = _mm512_permutex2var_ps(lo, k->odd, hi);
+        d[a] = _mm512_sub_ps(xj[a], xi[a]);
+    }
+    const __m512 len2 = _mm512_add_ps(_mm512_add_ps(_mm512_mul_ps(d[0], d[0]), _mm512_mul_ps(d[1], d[1])),
+                                      _mm512_mul_ps(d[2], d[2]));
+    __mmask16 m = _mm512_mask_cmp_ps_mask(live, len2, k->l2, _CMP_GT_OQ);
+    if (m == 0) {
+        return;
+    }
+    const __m512 wlo = _mm512_maskz_loadu_ps(mlo, c->w + w), whi = _mm512_maskz_loadu_ps(mhi, c->w + w + 16);
+    const __m512 wi = _mm512_permutex2var_ps(wlo, k->even, whi), wj = _mm512_permutex2var_ps(wlo, k->odd, whi);
+    const __m512 wsum = _mm512_add_ps(wi, wj);
+    m = _mm512_mask_cmp_ps_mask(m, wsum, _mm512_setzero_ps(), _CMP_NEQ_UQ);
+    const __m512 len = _mm512_sqrt_ps(len2);
+    const __m512 f = _mm512_div_ps(_mm512_sub_ps(len, k->l), _mm512_mul_ps(len, wsum)); /* shorten()'s k */
+    const __m512 ki = _mm512_mul_ps(wi, f), kj = _mm512_mul_ps(wj, f);
+    for (int a = 0; a < 3; ++a) {
+        const __m512 mi = _mm512_mul_ps(ki, d[a]), mj = _mm512_mul_ps(kj, d[a]);
+        const __m512 ni = _mm512_mask_add_ps(xi[a], m, xi[a], mi), nj = _mm512_mask_sub_ps(xj[a], m, xj[a], mj);
+        _mm512_mask_storeu_ps(pos[a] + w, mlo, _mm512_permutex2var_ps(ni, k->join_lo, nj));
+        _mm512_mask_storeu_ps(pos[a] + w + 16, mhi, _mm512_permutex2var_ps(ni, k->join_hi, nj));
+        if (vel[a] == NULL) {
+            continue;
+        }
+        const __m512 vlo = _mm512_maskz_loadu_ps(mlo, vel[a] + w);
+        const __m512 vhi = _mm512_maskz_loadu_ps(mhi, vel[a] + w + 16);
+        __m512 vi = _mm512_permutex2var_ps(vlo, k->even, vhi), vj = _mm512_permutex2var_ps(vlo, k->odd, vhi);
+        vi = _mm512_mask_add_ps(vi, m, vi, _mm512_mul_ps(mi, k->inv_dt));
+        vj = _mm512_mask_sub_ps(vj, m, vj, _mm512_mul_ps(mj, k->inv_dt));
+        _mm512_mask_storeu_ps(vel[a] + w, mlo, _mm512_permutex2var_ps(vi, k->join_lo, vj));
+        _mm512_mask_storeu_ps(vel[a] + w + 16, mhi, _mm512_permutex2var_ps(vi, k->join_hi, vj));
+    }
+}
+
 __attribute__((target("avx512f"))) static void along_avx512(const limit_ctx *ctx, uint32_t begin, uint32_t end,
                                                             float lim, float lim2, uint32_t colour)
 {
     const limit_ctx copy = *ctx; /* as in run_avx2 */
     const limit_ctx *c = &copy;
-    const __m512i even = _mm512_setr_epi32(0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30);
-    const __m512i odd = _mm512_add_epi32(even, _mm512_set1_epi32(1));
-    const __m512i join_lo = _mm512_setr_epi32(0, 16, 1, 17, 2, 18, 3, 19, 4, 20, 5, 21, 6, 22, 7, 23);
-    const __m512i join_hi = _mm512_setr_epi32(8, 24, 9, 25, 10, 26, 11, 27, 12, 28, 13, 29, 14, 30, 15, 31);
-    const __m512 l2 = _mm512_set1_ps(lim2), l = _mm512_set1_ps(lim), inv_dt = _mm512_set1_ps(c->inv_dt);
-    float *const pos[3] = {c->x, c->y, c->z}, *const vel[3] = {c->vx, c->vy, c->vz};
-    for (uint32_t w = begin + colour; w < end; w += 32u) {
-        const uint32_t room = end + 1u - w; /* particles w .. end belong to the run */
+    limit512 k;
+    limit512_of(c, lim, lim2, &k);
+    uint32_t w = begin + colour;
+    /* 32 particles wholly in the run (w .. end belong to it) hold 16 springs */
+    for (; w < end && end + 1u - w >= 32u; w += 32u) {
+        along32(c, &k, w, 0xffffu, 0xffffu, 0xffffu);
+    }
+    if (w < end) {
+        const uint32_t room = end + 1u - w;
         const __mmask16 mlo = (__mmask16)(room >= 16u ? 0xffffu : (1u << room) - 1u);
-        const __mmask16 mhi = (__mmask16)(room >= 32u ? 0xffffu : room <= 16u ? 0u : (1u << (room - 16u)) - 1u);
+        const __mmask16 mhi = (__mmask16)(room <= 16u ? 0u : (1u << (room - 16u)) - 1u);
         const uint32_t springs = (end - w + 1u) / 2u; /* w + 2m < end */
-        const __mmask16 live = (__mmask16)(springs >= 16u ? 0xffffu : (1u << springs) - 1u);
-        __m512 xi[3], xj[3], d[3];
-        for (int a = 0; a < 3; ++a) {
-            const __m512 lo = _mm512_maskz_loadu_ps(mlo, pos[a] + w), hi = _mm512_maskz_loadu_ps(mhi, pos[a] + w + 16);
-            xi[a] = _mm512_permutex2var_ps(lo, even, hi);
-            xj[a] = _mm512_permutex2var_ps(lo, odd, hi);
-            d[a] = _mm512_sub_ps(xj[a], xi[a]);
-        }
-        const __m512 len2 = _mm512_add_ps(_mm512_add_ps(_mm512_mul_ps(d[0], d[0]), _mm512_mul_ps(d[1], d[1])),
-                                          _mm512_mul_ps(d[2], d[2]));
-        __mmask16 m = _mm512_mask_cmp_ps_mask(live, len2, l2, _CMP_GT_OQ);
-        if (m == 0) {
-            continue;
-        }
-        const __m512 wlo = _mm512_maskz_loadu_ps(mlo, c->w + w), whi = _mm512_maskz_loadu_ps(mhi, c->w + w + 16);
-        const __m512 wi = _mm512_permutex2var_ps(wlo, even, whi), wj = _mm512_permutex2var_ps(wlo, odd, whi);
-        const __m512 wsum = _mm512_add_ps(wi, wj);
-        m = _mm512_mask_cmp_ps_mask(m, wsum, _mm512_setzero_ps(), _CMP_NEQ_UQ);
-        const __m512 len = _mm512_sqrt_ps(len2);
-        const __m512 k = _mm512_div_ps(_mm512_sub_ps(len, l), _mm512_mul_ps(len, wsum));
-        const __m512 ki = _mm512_mul_ps(wi, k), kj = _mm512_mul_ps(wj, k);
-        for (int a = 0; a < 3; ++a) {
-            const __m512 mi = _mm512_mul_ps(ki, d[a]), mj = _mm512_mul_ps(kj, d[a]);
-            const __m512 ni = _mm512_mask_add_ps(xi[a], m, xi[a], mi), nj = _mm512_mask_sub_ps(xj[a], m, xj[a], mj);
-            _mm512_mask_storeu_ps(pos[a] + w, mlo, _mm512_permutex2var_ps(ni, join_lo, nj));
-            _mm512_mask_storeu_ps(pos[a] + w + 16, mhi, _mm512_permutex2var_ps(ni, join_hi, nj));
-            if (vel[a] == NULL) {
-                continue;
-            }
-            const __m512 vlo = _mm512_maskz_loadu_ps(mlo, vel[a] + w);
-            const __m512 vhi = _mm512_maskz_loadu_ps(mhi, vel[a] + w + 16);
-            __m512 vi = _mm512_permutex2var_ps(vlo, even, vhi), vj = _mm512_permutex2var_ps(vlo, odd, vhi);
-            vi = _mm512_mask_add_ps(vi, m, vi, _mm512_mul_ps(mi, inv_dt));
-            vj = _mm512_mask_sub_ps(vj, m, vj, _mm512_mul_ps(mj, inv_dt));
-            _mm512_mask_storeu_ps(vel[a] + w, mlo, _mm512_permutex2var_ps(vi, join_lo, vj));
-            _mm512_mask_storeu_ps(vel[a] + w + 16, mhi, _mm512_permutex2var_ps(vi, join_hi, vj));
-        }
+        along32(c, &k, w, mlo, mhi, (__mmask16)((1u << springs) - 1u));
     }
 }
 #endif
