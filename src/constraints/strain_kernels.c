@@ -6,6 +6,7 @@
 
 #include "platform/mask256.h"
 #include "platform/target.h"
+#include "platform/vec3.h"
 
 /* Shorten spring (i, j) to `lim` if it is longer (lim2 = lim * lim). */
 static inline void shorten(const limit_ctx *c, uint32_t i, uint32_t j, float lim, float lim2)
@@ -64,18 +65,6 @@ static void run_plain(const limit_ctx *c, uint32_t begin, uint32_t end, uint32_t
  * So a vector's springs are shortened at once, each lane as shorten()
  * would, and the lanes out of play or within the limit are left as they
  * were. */
-/* Spring vectors (x[p + di] - x[p], 16 lanes) and their squared lengths. */
-__attribute__((target("avx512f"))) static inline __m512 group_avx512(const limit_ctx *c, uint32_t p, uint32_t di,
-                                                                     __mmask16 live, __m512 d[3])
-{
-    const float *const a[3] = {c->x, c->y, c->z};
-    for (int k = 0; k < 3; ++k) {
-        d[k] = _mm512_sub_ps(_mm512_maskz_loadu_ps(live, a[k] + p + di), _mm512_maskz_loadu_ps(live, a[k] + p));
-    }
-    return _mm512_add_ps(_mm512_add_ps(_mm512_mul_ps(d[0], d[0]), _mm512_mul_ps(d[1], d[1])),
-                         _mm512_mul_ps(d[2], d[2]));
-}
-
 /* What shorten() moves 8 springs by: the first ends + ki d, the second
  * ends - kj d, in the lanes m. */
 typedef struct moves8 {
@@ -120,8 +109,7 @@ __attribute__((target("avx2"))) static void run_avx2(const limit_ctx *ctx, uint3
         for (int a = 0; a < 3; ++a) {
             d[a] = _mm256_sub_ps(cloth_load8(pos[a] + q, live, full), cloth_load8(pos[a] + p, live, full));
         }
-        const __m256 len2 = _mm256_add_ps(_mm256_add_ps(_mm256_mul_ps(d[0], d[0]), _mm256_mul_ps(d[1], d[1])),
-                                          _mm256_mul_ps(d[2], d[2]));
+        const __m256 len2 = cloth_dot3_256(d[0], d[1], d[2], d[0], d[1], d[2]);
         const __m256 wi = cloth_load8(c->w + p, live, full), wj = cloth_load8(c->w + q, live, full);
         moves8 mv;
         if (!moves_of8(len2, wi, wj, _mm256_castsi256_ps(live), l, l2, &mv)) {
@@ -185,8 +173,7 @@ __attribute__((target("avx2"))) static void along_avx2(const limit_ctx *ctx, uin
             split8(pos[a] + w, mlo, mhi, full, &xi[a], &xj[a]);
             d[a] = _mm256_sub_ps(xj[a], xi[a]);
         }
-        const __m256 len2 = _mm256_add_ps(_mm256_add_ps(_mm256_mul_ps(d[0], d[0]), _mm256_mul_ps(d[1], d[1])),
-                                          _mm256_mul_ps(d[2], d[2]));
+        const __m256 len2 = cloth_dot3_256(d[0], d[1], d[2], d[0], d[1], d[2]);
         __m256 wi, wj;
         split8(c->w + w, mlo, mhi, full, &wi, &wj);
         moves8 mv;
@@ -227,6 +214,23 @@ __attribute__((target("avx512f"), always_inline)) static inline void limit512_of
     k->join_hi = _mm512_setr_epi32(8, 24, 9, 25, 10, 26, 11, 27, 12, 28, 13, 29, 14, 30, 15, 31);
 }
 
+/* shorten()'s factors for the lanes of m (over the limit): ki and kj, the
+ * moves of the first and second ends per unit of the spring vector;
+ * returns m without the springs between two pins. */
+__attribute__((target("avx512f"), always_inline)) static inline __mmask16 moves_of16(__m512 len2, __m512 wi,
+                                                                                    __m512 wj, __mmask16 m,
+                                                                                    const limit512 *k, __m512 *ki,
+                                                                                    __m512 *kj)
+{
+    const __m512 wsum = _mm512_add_ps(wi, wj);
+    m = _mm512_mask_cmp_ps_mask(m, wsum, _mm512_setzero_ps(), _CMP_NEQ_UQ);
+    const __m512 len = _mm512_sqrt_ps(len2);
+    const __m512 f = _mm512_div_ps(_mm512_sub_ps(len, k->l), _mm512_mul_ps(len, wsum)); /* shorten()'s k */
+    *ki = _mm512_mul_ps(wi, f);
+    *kj = _mm512_mul_ps(wj, f);
+    return m;
+}
+
 /* Springs (p, p + di), p in [p, p + 16), those in `live`. Whole vectors
  * pass a constant mask, which the compiler turns into plain loads. */
 __attribute__((target("avx512f"), always_inline)) static inline void across16(const limit_ctx *c, const limit512 *k,
@@ -241,18 +245,14 @@ __attribute__((target("avx512f"), always_inline)) static inline void across16(co
         xj[a] = _mm512_maskz_loadu_ps(live, pos[a] + q);
         d[a] = _mm512_sub_ps(xj[a], xi[a]);
     }
-    const __m512 len2 = _mm512_add_ps(_mm512_add_ps(_mm512_mul_ps(d[0], d[0]), _mm512_mul_ps(d[1], d[1])),
-                                      _mm512_mul_ps(d[2], d[2]));
+    const __m512 len2 = cloth_dot3_512(d[0], d[1], d[2], d[0], d[1], d[2]);
     __mmask16 m = _mm512_mask_cmp_ps_mask(live, len2, k->l2, _CMP_GT_OQ);
     if (m == 0) {
         return;
     }
     const __m512 wi = _mm512_maskz_loadu_ps(live, c->w + p), wj = _mm512_maskz_loadu_ps(live, c->w + q);
-    const __m512 wsum = _mm512_add_ps(wi, wj);
-    m = _mm512_mask_cmp_ps_mask(m, wsum, _mm512_setzero_ps(), _CMP_NEQ_UQ);
-    const __m512 len = _mm512_sqrt_ps(len2);
-    const __m512 f = _mm512_div_ps(_mm512_sub_ps(len, k->l), _mm512_mul_ps(len, wsum)); /* shorten()'s k */
-    const __m512 ki = _mm512_mul_ps(wi, f), kj = _mm512_mul_ps(wj, f);
+    __m512 ki, kj;
+    m = moves_of16(len2, wi, wj, m, k, &ki, &kj);
     for (int a = 0; a < 3; ++a) {
         /* masked stores: only the lanes in `m` are written */
         const __m512 mi = _mm512_mul_ps(ki, d[a]), mj = _mm512_mul_ps(kj, d[a]);
@@ -302,19 +302,15 @@ __attribute__((target("avx512f"), always_inline)) static inline void along32(con
         xj[a] = _mm512_permutex2var_ps(lo, k->odd, hi);
         d[a] = _mm512_sub_ps(xj[a], xi[a]);
     }
-    const __m512 len2 = _mm512_add_ps(_mm512_add_ps(_mm512_mul_ps(d[0], d[0]), _mm512_mul_ps(d[1], d[1])),
-                                      _mm512_mul_ps(d[2], d[2]));
+    const __m512 len2 = cloth_dot3_512(d[0], d[1], d[2], d[0], d[1], d[2]);
     __mmask16 m = _mm512_mask_cmp_ps_mask(live, len2, k->l2, _CMP_GT_OQ);
     if (m == 0) {
         return;
     }
     const __m512 wlo = _mm512_maskz_loadu_ps(mlo, c->w + w), whi = _mm512_maskz_loadu_ps(mhi, c->w + w + 16);
     const __m512 wi = _mm512_permutex2var_ps(wlo, k->even, whi), wj = _mm512_permutex2var_ps(wlo, k->odd, whi);
-    const __m512 wsum = _mm512_add_ps(wi, wj);
-    m = _mm512_mask_cmp_ps_mask(m, wsum, _mm512_setzero_ps(), _CMP_NEQ_UQ);
-    const __m512 len = _mm512_sqrt_ps(len2);
-    const __m512 f = _mm512_div_ps(_mm512_sub_ps(len, k->l), _mm512_mul_ps(len, wsum)); /* shorten()'s k */
-    const __m512 ki = _mm512_mul_ps(wi, f), kj = _mm512_mul_ps(wj, f);
+    __m512 ki, kj;
+    m = moves_of16(len2, wi, wj, m, k, &ki, &kj);
     for (int a = 0; a < 3; ++a) {
         const __m512 mi = _mm512_mul_ps(ki, d[a]), mj = _mm512_mul_ps(kj, d[a]);
         const __m512 ni = _mm512_mask_add_ps(xi[a], m, xi[a], mi), nj = _mm512_mask_sub_ps(xj[a], m, xj[a], mj);
