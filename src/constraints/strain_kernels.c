@@ -231,8 +231,9 @@ __attribute__((target("avx512f"), always_inline)) static inline __mmask16 moves_
     return m;
 }
 
-/* Springs (p, p + di), p in [p, p + 16), those in `live`. Whole vectors
- * pass a constant mask, which the compiler turns into plain loads. */
+/* The springs (i, i + di) of a run across rows for i = p .. p + 15, those
+ * in `live`. Whole vectors pass a constant mask, which the compiler turns
+ * into plain loads. */
 __attribute__((target("avx512f"), always_inline)) static inline void across16(const limit_ctx *c, const limit512 *k,
                                                                                  uint32_t p, uint32_t di,
                                                                                  __mmask16 live)
@@ -287,9 +288,10 @@ __attribute__((target("avx512f"))) static void run_avx512(const limit_ctx *ctx, 
 /* Along a row in AVX-512, 16 springs of one colour at a time: the 32
  * particles from w (w - begin = colour mod 2) hold springs (w + 2m,
  * w + 2m + 1), m < 16, whose first and second ends are split into two
- * vectors and joined back for the store. Unlike run_avx512 on stride 2,
- * no load reads what the store before it wrote in part, which the CPU
- * cannot forward and waits for. Same arithmetic per lane as shorten(). */
+ * vectors and joined back for the store. Unlike a stride-1 vector with
+ * every other lane masked off, no load reads what the store before it
+ * wrote in part, which the CPU cannot forward and waits for. Same
+ * arithmetic per lane as shorten(). */
 __attribute__((target("avx512f"), always_inline)) static inline void along32(const limit_ctx *c, const limit512 *k,
                                                                                 uint32_t w, __mmask16 mlo,
                                                                                 __mmask16 mhi, __mmask16 live)

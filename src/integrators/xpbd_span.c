@@ -505,10 +505,7 @@ __attribute__((target("avx512f"), always_inline)) static inline void row_avx512(
  * test is made once per run rather than per vector. */
 __attribute__((target("avx512f"))) static void span_avx512(const xpbd_span *run)
 {
-    /* A copy whose address never leaves: the kernel's float stores cannot
-     * reach it, so its pointers stay in registers instead of being read
-     * again after every store. */
-    const xpbd_span copy = *run;
+    const xpbd_span copy = *run; /* as in span_avx2 */
     const xpbd_span *s = &copy;
     const bool lambda = s->lambda != NULL;
     if (s->mask_shift == XPBD_SPAN_ALL) {
