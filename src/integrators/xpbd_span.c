@@ -166,28 +166,41 @@ __attribute__((target("avx2"), always_inline)) static inline void load256(const 
     e->uz = cloth_load8(s->uz + at, mask, full);
 }
 
+/* The springs i .. i + 7 of a run, those in `live`; `full`: all 8, with
+ * plain loads and stores (a constant where inlined, as in the callers). */
+__attribute__((target("avx2"), always_inline)) static inline void run8(const xpbd_span *s, const consts256 *k,
+                                                                         uint32_t i, __m256i live, bool full,
+                                                                         bool with_lambda)
+{
+    const uint32_t j = i + s->di;
+    ends256 a, b;
+    load256(s, i, live, full, &a);
+    load256(s, j, live, full, &b);
+    __m256 lam = with_lambda ? cloth_load8(s->lambda + i, live, full) : k->zero;
+    const __m256i on = _mm256_castps_si256(spring256(k, &a, &b, &lam, _mm256_castsi256_ps(live), with_lambda));
+    if (with_lambda) {
+        cloth_store8(s->lambda + i, on, full, lam);
+    }
+    cloth_store8(s->ux + i, on, full, a.ux);
+    cloth_store8(s->uy + i, on, full, a.uy);
+    cloth_store8(s->uz + i, on, full, a.uz);
+    cloth_store8(s->ux + j, on, full, b.ux);
+    cloth_store8(s->uy + j, on, full, b.uy);
+    cloth_store8(s->uz + j, on, full, b.uz);
+}
+
+/* Whole vectors, then the masked last one: with `full` a constant in
+ * each loop the compiler drops the test from every load and store. */
 __attribute__((target("avx2"), always_inline)) static inline void run_avx2(const xpbd_span *s, bool with_lambda)
 {
     consts256 k;
     consts256_of(s, &k);
-    for (uint32_t i = s->begin; i < s->end; i += 8u) {
-        const uint32_t j = i + s->di;
-        const __m256i live = cloth_lanes8(s->end - i);
-        const bool full = s->end - i >= 8u;
-        ends256 a, b;
-        load256(s, i, live, full, &a);
-        load256(s, j, live, full, &b);
-        __m256 lam = with_lambda ? cloth_load8(s->lambda + i, live, full) : k.zero;
-        const __m256i on = _mm256_castps_si256(spring256(&k, &a, &b, &lam, _mm256_castsi256_ps(live), with_lambda));
-        if (with_lambda) {
-            cloth_store8(s->lambda + i, on, full, lam);
-        }
-        cloth_store8(s->ux + i, on, full, a.ux);
-        cloth_store8(s->uy + i, on, full, a.uy);
-        cloth_store8(s->uz + i, on, full, a.uz);
-        cloth_store8(s->ux + j, on, full, b.ux);
-        cloth_store8(s->uy + j, on, full, b.uy);
-        cloth_store8(s->uz + j, on, full, b.uz);
+    uint32_t i = s->begin;
+    for (; s->end - i >= 8u; i += 8u) {
+        run8(s, &k, i, _mm256_set1_epi32(-1), true, with_lambda);
+    }
+    if (i < s->end) {
+        run8(s, &k, i, cloth_lanes8(s->end - i), false, with_lambda);
     }
 }
 
@@ -243,46 +256,57 @@ __attribute__((target("avx2"), always_inline)) static inline void join_store256(
     cloth_store8(p + 8, mhi, full, hi);
 }
 
-__attribute__((target("avx2"), always_inline)) static inline void row_avx2(const xpbd_span *s, bool with_lambda)
+/* The 16 floats at p (those in mlo, mhi) as 8 springs of one colour,
+ * those in `live`; `full` and `pairs` are constants where inlined. */
+__attribute__((target("avx2"), always_inline)) static inline void row16(const xpbd_span *s, const consts256 *k,
+                                                                          bool pairs, uint32_t p, __m256i mlo,
+                                                                          __m256i mhi, __m256i live, bool full,
+                                                                          bool with_lambda)
 {
-    const bool pairs = s->mask_shift == 1u;
+    ends256 a, b;
+    split_load256(pairs, s->x + p, mlo, mhi, full, &a.x, &b.x);
+    split_load256(pairs, s->y + p, mlo, mhi, full, &a.y, &b.y);
+    split_load256(pairs, s->z + p, mlo, mhi, full, &a.z, &b.z);
+    split_load256(pairs, s->w + p, mlo, mhi, full, &a.w, &b.w);
+    split_load256(pairs, s->ux + p, mlo, mhi, full, &a.ux, &b.ux);
+    split_load256(pairs, s->uy + p, mlo, mhi, full, &a.uy, &b.uy);
+    split_load256(pairs, s->uz + p, mlo, mhi, full, &a.uz, &b.uz);
+    __m256 lam = k->zero, lam_j = k->zero;
+    if (with_lambda) {
+        split_load256(pairs, s->lambda + p, mlo, mhi, full, &lam, &lam_j);
+    }
+    (void)spring256(k, &a, &b, &lam, _mm256_castsi256_ps(live), with_lambda);
+    if (with_lambda) {
+        join_store256(pairs, s->lambda + p, mlo, mhi, full, lam, lam_j);
+    }
+    join_store256(pairs, s->ux + p, mlo, mhi, full, a.ux, b.ux);
+    join_store256(pairs, s->uy + p, mlo, mhi, full, a.uy, b.uy);
+    join_store256(pairs, s->uz + p, mlo, mhi, full, a.uz, b.uz);
+}
+
+__attribute__((target("avx2"), always_inline)) static inline void row_avx2(const xpbd_span *s, bool pairs,
+                                                                             bool with_lambda)
+{
     /* first end of each lane's spring, from the start of the 16 floats */
     const __m256i first = pairs ? _mm256_setr_epi32(0, 1, 8, 9, 4, 5, 12, 13)
                                 : _mm256_setr_epi32(0, 2, 8, 10, 4, 6, 12, 14);
-    const __m256i lane = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
-    const __m256i eight = _mm256_set1_epi32(8);
     consts256 k;
     consts256_of(s, &k);
     /* the colour's first spring, then 16 floats (8 springs) per step */
     const uint32_t start = s->row_start + (pairs ? 2u * s->parity : s->parity);
     const uint32_t stop = s->end + s->di; /* one past the last second end */
-    for (uint32_t p = start; p < s->end; p += 16u) {
-        const __m256i base = _mm256_set1_epi32((int)(p - s->row_start));
-        const __m256i bound = _mm256_set1_epi32((int)(stop - s->row_start));
-        const __m256i mlo = _mm256_cmpgt_epi32(bound, _mm256_add_epi32(base, lane));
-        const __m256i mhi = _mm256_cmpgt_epi32(bound, _mm256_add_epi32(base, _mm256_add_epi32(lane, eight)));
+    uint32_t p = start;
+    /* 16 floats wholly in the row hold 8 springs of the colour, all in play */
+    const __m256i all = _mm256_set1_epi32(-1);
+    for (; p < s->end && stop - p >= 16u; p += 16u) {
+        row16(s, &k, pairs, p, all, all, all, true, with_lambda);
+    }
+    if (p < s->end) {
+        const uint32_t room = stop - p;
         const __m256i live =
-            _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(s->end - s->row_start)), _mm256_add_epi32(base, first));
-        const bool full = stop - p >= 16u; /* both halves wholly in the row */
-        ends256 a, b;
-        split_load256(pairs, s->x + p, mlo, mhi, full, &a.x, &b.x);
-        split_load256(pairs, s->y + p, mlo, mhi, full, &a.y, &b.y);
-        split_load256(pairs, s->z + p, mlo, mhi, full, &a.z, &b.z);
-        split_load256(pairs, s->w + p, mlo, mhi, full, &a.w, &b.w);
-        split_load256(pairs, s->ux + p, mlo, mhi, full, &a.ux, &b.ux);
-        split_load256(pairs, s->uy + p, mlo, mhi, full, &a.uy, &b.uy);
-        split_load256(pairs, s->uz + p, mlo, mhi, full, &a.uz, &b.uz);
-        __m256 lam = k.zero, lam_j = k.zero;
-        if (with_lambda) {
-            split_load256(pairs, s->lambda + p, mlo, mhi, full, &lam, &lam_j);
-        }
-        (void)spring256(&k, &a, &b, &lam, _mm256_castsi256_ps(live), with_lambda);
-        if (with_lambda) {
-            join_store256(pairs, s->lambda + p, mlo, mhi, full, lam, lam_j);
-        }
-        join_store256(pairs, s->ux + p, mlo, mhi, full, a.ux, b.ux);
-        join_store256(pairs, s->uy + p, mlo, mhi, full, a.uy, b.uy);
-        join_store256(pairs, s->uz + p, mlo, mhi, full, a.uz, b.uz);
+            _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(s->end - p)), first); /* p + first < end */
+        row16(s, &k, pairs, p, cloth_lanes8(room), cloth_lanes8(room > 8u ? room - 8u : 0u), live, false,
+              with_lambda);
     }
 }
 
@@ -302,10 +326,16 @@ __attribute__((target("avx2"))) static void span_avx2(const xpbd_span *run)
         } else {
             run_avx2(s, false);
         }
+    } else if (s->mask_shift == 1u) { /* pairs: (0, 2) */
+        if (lambda) {
+            row_avx2(s, true, true);
+        } else {
+            row_avx2(s, true, false);
+        }
     } else if (lambda) {
-        row_avx2(s, true);
+        row_avx2(s, false, true);
     } else {
-        row_avx2(s, false);
+        row_avx2(s, false, false);
     }
 }
 
