@@ -98,13 +98,12 @@ static uint32_t sphere_scalar(const sphere_args *a, uint32_t begin, uint32_t end
 #define NEG256(v) _mm256_xor_ps((v), _mm256_set1_ps(-0.0f))
 #define SEL256(cond, a, b) _mm256_blendv_ps((b), (a), (cond))
 
-__attribute__((target("avx2"))) static uint32_t sphere_avx2(const sphere_args *args, uint32_t begin, uint32_t end)
+/* Particles i .. i + 7, those in `live`; returns the contacts. `full`
+ * (all 8: plain loads and stores) is a constant where inlined, and the
+ * constants below are hoisted out of the caller's loops. */
+__attribute__((target("avx2"), always_inline)) static inline uint32_t sphere8(const sphere_args *a, uint32_t i,
+                                                                              __m256i live, bool full)
 {
-    /* A copy whose address never leaves: the stores cannot reach it, so
-     * its pointers stay in registers rather than being read again after
-     * every store (as in xpbd_span.c). */
-    const sphere_args copy = *args;
-    const sphere_args *a = &copy;
     const __m256 zero = _mm256_setzero_ps(), one = _mm256_set1_ps(1.0f);
     const __m256 reach = _mm256_set1_ps(a->reach), reach2 = _mm256_set1_ps(a->reach2);
     const __m256 mu = _mm256_set1_ps(a->mu), lag = _mm256_set1_ps(a->lag);
@@ -113,60 +112,71 @@ __attribute__((target("avx2"))) static uint32_t sphere_avx2(const sphere_args *a
     const __m256 cvx = _mm256_set1_ps(a->v[0]), cvy = _mm256_set1_ps(a->v[1]), cvz = _mm256_set1_ps(a->v[2]);
     const __m256 cwx = _mm256_set1_ps(a->spin[0]), cwy = _mm256_set1_ps(a->spin[1]), cwz = _mm256_set1_ps(a->spin[2]);
     const __m256 rough = a->mu > 0.0f ? _mm256_castsi256_ps(_mm256_set1_epi32(-1)) : zero;
-    uint32_t hits = 0u;
-    for (uint32_t i = begin; i < end; i += 8u) {
-        const bool full = end - i >= 8u;
-        const __m256i live = cloth_lanes8(end - i);
-        const __m256 px = cloth_load8(a->x + i, live, full), py = cloth_load8(a->y + i, live, full);
-        const __m256 pz = cloth_load8(a->z + i, live, full), w = cloth_load8(a->w + i, live, full);
-        const __m256 pvx = cloth_load8(a->vx + i, live, full), pvy = cloth_load8(a->vy + i, live, full);
-        const __m256 pvz = cloth_load8(a->vz + i, live, full);
-        const __m256 dx = _mm256_sub_ps(px, cx), dy = _mm256_sub_ps(py, cy), dz = _mm256_sub_ps(pz, cz);
-        const __m256 d2 = cloth_dot3_256(dx, dy, dz, dx, dy, dz);
-        const __m256 inside = _mm256_cmp_ps(d2, reach2, _CMP_LT_OQ);
-        const __m256 hit = _mm256_and_ps(_mm256_and_ps(inside, _mm256_cmp_ps(w, zero, _CMP_GT_OQ)),
-                                         _mm256_castsi256_ps(live));
-        if (_mm256_movemask_ps(hit) == 0) {
-            continue; /* nothing to write: skip the square roots and divisions */
-        }
-        const __m256 d = _mm256_sqrt_ps(SEL256(inside, d2, zero));
-        const __m256 centre = _mm256_cmp_ps(d, zero, _CMP_NGT_UQ);
-        const __m256 safe_d = SEL256(centre, one, d);
-        const __m256 nx = SEL256(centre, ux, _mm256_div_ps(dx, safe_d));
-        const __m256 ny = SEL256(centre, uy, _mm256_div_ps(dy, safe_d));
-        const __m256 nz = SEL256(centre, uz, _mm256_div_ps(dz, safe_d));
-        const __m256 ax = _mm256_mul_ps(nx, reach), ay = _mm256_mul_ps(ny, reach), az = _mm256_mul_ps(nz, reach);
-        const __m256 sx = _mm256_add_ps(cvx, _mm256_sub_ps(_mm256_mul_ps(cwy, az), _mm256_mul_ps(cwz, ay)));
-        const __m256 sy = _mm256_add_ps(cvy, _mm256_sub_ps(_mm256_mul_ps(cwz, ax), _mm256_mul_ps(cwx, az)));
-        const __m256 sz = _mm256_add_ps(cvz, _mm256_sub_ps(_mm256_mul_ps(cwx, ay), _mm256_mul_ps(cwy, ax)));
-        const __m256 rx = _mm256_sub_ps(pvx, sx), ry = _mm256_sub_ps(pvy, sy), rz = _mm256_sub_ps(pvz, sz);
-        const __m256 vn = cloth_dot3_256(rx, ry, rz, nx, ny, nz);
-        const __m256 into = _mm256_cmp_ps(vn, zero, _CMP_LT_OQ);
-        const __m256 tx = _mm256_sub_ps(rx, _mm256_mul_ps(vn, nx));
-        const __m256 ty = _mm256_sub_ps(ry, _mm256_mul_ps(vn, ny));
-        const __m256 tz = _mm256_sub_ps(rz, _mm256_mul_ps(vn, nz));
-        const __m256 vt = _mm256_sqrt_ps(cloth_dot3_256(tx, ty, tz, tx, ty, tz));
-        const __m256 drop = _mm256_mul_ps(NEG256(vn), mu);
-        const __m256 safe_vt = SEL256(_mm256_cmp_ps(vt, zero, _CMP_GT_OQ), vt, one);
-        const __m256 slip = _mm256_sub_ps(one, _mm256_div_ps(drop, safe_vt));
-        const __m256 stick = SEL256(_mm256_cmp_ps(vt, drop, _CMP_GT_OQ), slip, zero);
-        const __m256 keep = SEL256(rough, stick, one);
-        const __m256 back = SEL256(into, _mm256_mul_ps(_mm256_sub_ps(one, keep), lag), zero);
-        const __m256 ox = _mm256_sub_ps(_mm256_add_ps(cx, ax), _mm256_mul_ps(tx, back));
-        const __m256 oy = _mm256_sub_ps(_mm256_add_ps(cy, ay), _mm256_mul_ps(ty, back));
-        const __m256 oz = _mm256_sub_ps(_mm256_add_ps(cz, az), _mm256_mul_ps(tz, back));
-        const __m256 nvx = SEL256(into, _mm256_add_ps(sx, _mm256_mul_ps(tx, keep)), pvx);
-        const __m256 nvy = SEL256(into, _mm256_add_ps(sy, _mm256_mul_ps(ty, keep)), pvy);
-        const __m256 nvz = SEL256(into, _mm256_add_ps(sz, _mm256_mul_ps(tz, keep)), pvz);
-        /* a lane without a contact gets back what it read (the range is
-         * this worker's alone), and past the end of the range nothing */
-        cloth_store8(a->x + i, live, full, SEL256(hit, ox, px));
-        cloth_store8(a->y + i, live, full, SEL256(hit, oy, py));
-        cloth_store8(a->z + i, live, full, SEL256(hit, oz, pz));
-        cloth_store8(a->vx + i, live, full, SEL256(hit, nvx, pvx));
-        cloth_store8(a->vy + i, live, full, SEL256(hit, nvy, pvy));
-        cloth_store8(a->vz + i, live, full, SEL256(hit, nvz, pvz));
-        hits += (uint32_t)__builtin_popcount((unsigned)_mm256_movemask_ps(hit));
+    const __m256 px = cloth_load8(a->x + i, live, full), py = cloth_load8(a->y + i, live, full);
+    const __m256 pz = cloth_load8(a->z + i, live, full), w = cloth_load8(a->w + i, live, full);
+    const __m256 pvx = cloth_load8(a->vx + i, live, full), pvy = cloth_load8(a->vy + i, live, full);
+    const __m256 pvz = cloth_load8(a->vz + i, live, full);
+    const __m256 dx = _mm256_sub_ps(px, cx), dy = _mm256_sub_ps(py, cy), dz = _mm256_sub_ps(pz, cz);
+    const __m256 d2 = cloth_dot3_256(dx, dy, dz, dx, dy, dz);
+    const __m256 inside = _mm256_cmp_ps(d2, reach2, _CMP_LT_OQ);
+    const __m256 hit = _mm256_and_ps(_mm256_and_ps(inside, _mm256_cmp_ps(w, zero, _CMP_GT_OQ)),
+                                     _mm256_castsi256_ps(live));
+    if (_mm256_movemask_ps(hit) == 0) {
+        return 0u; /* nothing to write: skip the square roots and divisions */
+    }
+    const __m256 d = _mm256_sqrt_ps(SEL256(inside, d2, zero));
+    const __m256 centre = _mm256_cmp_ps(d, zero, _CMP_NGT_UQ);
+    const __m256 safe_d = SEL256(centre, one, d);
+    const __m256 nx = SEL256(centre, ux, _mm256_div_ps(dx, safe_d));
+    const __m256 ny = SEL256(centre, uy, _mm256_div_ps(dy, safe_d));
+    const __m256 nz = SEL256(centre, uz, _mm256_div_ps(dz, safe_d));
+    const __m256 ax = _mm256_mul_ps(nx, reach), ay = _mm256_mul_ps(ny, reach), az = _mm256_mul_ps(nz, reach);
+    const __m256 sx = _mm256_add_ps(cvx, _mm256_sub_ps(_mm256_mul_ps(cwy, az), _mm256_mul_ps(cwz, ay)));
+    const __m256 sy = _mm256_add_ps(cvy, _mm256_sub_ps(_mm256_mul_ps(cwz, ax), _mm256_mul_ps(cwx, az)));
+    const __m256 sz = _mm256_add_ps(cvz, _mm256_sub_ps(_mm256_mul_ps(cwx, ay), _mm256_mul_ps(cwy, ax)));
+    const __m256 rx = _mm256_sub_ps(pvx, sx), ry = _mm256_sub_ps(pvy, sy), rz = _mm256_sub_ps(pvz, sz);
+    const __m256 vn = cloth_dot3_256(rx, ry, rz, nx, ny, nz);
+    const __m256 into = _mm256_cmp_ps(vn, zero, _CMP_LT_OQ);
+    const __m256 tx = _mm256_sub_ps(rx, _mm256_mul_ps(vn, nx));
+    const __m256 ty = _mm256_sub_ps(ry, _mm256_mul_ps(vn, ny));
+    const __m256 tz = _mm256_sub_ps(rz, _mm256_mul_ps(vn, nz));
+    const __m256 vt = _mm256_sqrt_ps(cloth_dot3_256(tx, ty, tz, tx, ty, tz));
+    const __m256 drop = _mm256_mul_ps(NEG256(vn), mu);
+    const __m256 safe_vt = SEL256(_mm256_cmp_ps(vt, zero, _CMP_GT_OQ), vt, one);
+    const __m256 slip = _mm256_sub_ps(one, _mm256_div_ps(drop, safe_vt));
+    const __m256 stick = SEL256(_mm256_cmp_ps(vt, drop, _CMP_GT_OQ), slip, zero);
+    const __m256 keep = SEL256(rough, stick, one);
+    const __m256 back = SEL256(into, _mm256_mul_ps(_mm256_sub_ps(one, keep), lag), zero);
+    const __m256 ox = _mm256_sub_ps(_mm256_add_ps(cx, ax), _mm256_mul_ps(tx, back));
+    const __m256 oy = _mm256_sub_ps(_mm256_add_ps(cy, ay), _mm256_mul_ps(ty, back));
+    const __m256 oz = _mm256_sub_ps(_mm256_add_ps(cz, az), _mm256_mul_ps(tz, back));
+    const __m256 nvx = SEL256(into, _mm256_add_ps(sx, _mm256_mul_ps(tx, keep)), pvx);
+    const __m256 nvy = SEL256(into, _mm256_add_ps(sy, _mm256_mul_ps(ty, keep)), pvy);
+    const __m256 nvz = SEL256(into, _mm256_add_ps(sz, _mm256_mul_ps(tz, keep)), pvz);
+    /* a lane without a contact gets back what it read (the range is
+     * this worker's alone), and past the end of the range nothing */
+    cloth_store8(a->x + i, live, full, SEL256(hit, ox, px));
+    cloth_store8(a->y + i, live, full, SEL256(hit, oy, py));
+    cloth_store8(a->z + i, live, full, SEL256(hit, oz, pz));
+    cloth_store8(a->vx + i, live, full, SEL256(hit, nvx, pvx));
+    cloth_store8(a->vy + i, live, full, SEL256(hit, nvy, pvy));
+    cloth_store8(a->vz + i, live, full, SEL256(hit, nvz, pvz));
+    return (uint32_t)__builtin_popcount((unsigned)_mm256_movemask_ps(hit));
+}
+
+__attribute__((target("avx2"))) static uint32_t sphere_avx2(const sphere_args *args, uint32_t begin, uint32_t end)
+{
+    /* A copy whose address never leaves: the stores cannot reach it, so
+     * its pointers stay in registers rather than being read again after
+     * every store (as in xpbd_span.c). */
+    const sphere_args copy = *args;
+    const sphere_args *a = &copy;
+    uint32_t hits = 0u, i = begin;
+    for (; end - i >= 8u; i += 8u) {
+        hits += sphere8(a, i, _mm256_set1_epi32(-1), true);
+    }
+    if (i < end) {
+        hits += sphere8(a, i, cloth_lanes8(end - i), false);
     }
     return hits;
 }

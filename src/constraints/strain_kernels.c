@@ -90,7 +90,46 @@ __attribute__((target("avx2"), always_inline)) static inline bool moves_of8(__m2
     return true;
 }
 
-/* Springs (p, p + di) of a run across rows, 8 at a time. */
+/* What the AVX2 loops hold for a whole run. */
+typedef struct limit256 {
+    __m256 l, l2, inv_dt;
+} limit256;
+
+/* The springs (i, i + di) of a run across rows for i = p .. p + 7, those
+ * in `live`; `full`: all 8, with plain loads and stores (a constant where
+ * inlined: run_avx2 has a loop for whole vectors and one masked last). */
+__attribute__((target("avx2"), always_inline)) static inline void across8(const limit_ctx *c, const limit256 *k,
+                                                                            uint32_t p, uint32_t di, __m256i live,
+                                                                            bool full)
+{
+    const uint32_t q = p + di;
+    float *const pos[3] = {c->x, c->y, c->z}, *const vel[3] = {c->vx, c->vy, c->vz};
+    __m256 xi[3], xj[3], d[3];
+    for (int a = 0; a < 3; ++a) {
+        xi[a] = cloth_load8(pos[a] + p, live, full);
+        xj[a] = cloth_load8(pos[a] + q, live, full);
+        d[a] = _mm256_sub_ps(xj[a], xi[a]);
+    }
+    const __m256 len2 = cloth_dot3_256(d[0], d[1], d[2], d[0], d[1], d[2]);
+    const __m256 wi = cloth_load8(c->w + p, live, full), wj = cloth_load8(c->w + q, live, full);
+    moves8 mv;
+    if (!moves_of8(len2, wi, wj, _mm256_castsi256_ps(live), k->l, k->l2, &mv)) {
+        return;
+    }
+    for (int a = 0; a < 3; ++a) {
+        const __m256 mi = _mm256_mul_ps(mv.ki, d[a]), mj = _mm256_mul_ps(mv.kj, d[a]);
+        cloth_store8(pos[a] + p, live, full, _mm256_blendv_ps(xi[a], _mm256_add_ps(xi[a], mi), mv.m));
+        cloth_store8(pos[a] + q, live, full, _mm256_blendv_ps(xj[a], _mm256_sub_ps(xj[a], mj), mv.m));
+        if (vel[a] != NULL) {
+            const __m256 vi = cloth_load8(vel[a] + p, live, full), vj = cloth_load8(vel[a] + q, live, full);
+            const __m256 ni = _mm256_add_ps(vi, _mm256_mul_ps(mi, k->inv_dt));
+            const __m256 nj = _mm256_sub_ps(vj, _mm256_mul_ps(mj, k->inv_dt));
+            cloth_store8(vel[a] + p, live, full, _mm256_blendv_ps(vi, ni, mv.m));
+            cloth_store8(vel[a] + q, live, full, _mm256_blendv_ps(vj, nj, mv.m));
+        }
+    }
+}
+
 __attribute__((target("avx2"))) static void run_avx2(const limit_ctx *ctx, uint32_t begin, uint32_t end, uint32_t di,
                                                      float lim, float lim2)
 {
@@ -99,36 +138,13 @@ __attribute__((target("avx2"))) static void run_avx2(const limit_ctx *ctx, uint3
      * every store (as in xpbd_span.c). */
     const limit_ctx copy = *ctx;
     const limit_ctx *c = &copy;
-    const __m256 l2 = _mm256_set1_ps(lim2), l = _mm256_set1_ps(lim), inv_dt = _mm256_set1_ps(c->inv_dt);
-    float *const pos[3] = {c->x, c->y, c->z}, *const vel[3] = {c->vx, c->vy, c->vz};
-    for (uint32_t p = begin; p < end; p += 8u) {
-        const uint32_t q = p + di;
-        const bool full = end - p >= 8u;
-        const __m256i live = cloth_lanes8(end - p);
-        __m256 d[3];
-        for (int a = 0; a < 3; ++a) {
-            d[a] = _mm256_sub_ps(cloth_load8(pos[a] + q, live, full), cloth_load8(pos[a] + p, live, full));
-        }
-        const __m256 len2 = cloth_dot3_256(d[0], d[1], d[2], d[0], d[1], d[2]);
-        const __m256 wi = cloth_load8(c->w + p, live, full), wj = cloth_load8(c->w + q, live, full);
-        moves8 mv;
-        if (!moves_of8(len2, wi, wj, _mm256_castsi256_ps(live), l, l2, &mv)) {
-            continue;
-        }
-        for (int a = 0; a < 3; ++a) {
-            const __m256 mi = _mm256_mul_ps(mv.ki, d[a]), mj = _mm256_mul_ps(mv.kj, d[a]);
-            const __m256 xi = cloth_load8(pos[a] + p, live, full);
-            cloth_store8(pos[a] + p, live, full, _mm256_blendv_ps(xi, _mm256_add_ps(xi, mi), mv.m));
-            const __m256 xj = cloth_load8(pos[a] + q, live, full);
-            cloth_store8(pos[a] + q, live, full, _mm256_blendv_ps(xj, _mm256_sub_ps(xj, mj), mv.m));
-            if (vel[a] != NULL) {
-                const __m256 vi = cloth_load8(vel[a] + p, live, full), vj = cloth_load8(vel[a] + q, live, full);
-                const __m256 ni = _mm256_add_ps(vi, _mm256_mul_ps(mi, inv_dt));
-                const __m256 nj = _mm256_sub_ps(vj, _mm256_mul_ps(mj, inv_dt));
-                cloth_store8(vel[a] + p, live, full, _mm256_blendv_ps(vi, ni, mv.m));
-                cloth_store8(vel[a] + q, live, full, _mm256_blendv_ps(vj, nj, mv.m));
-            }
-        }
+    const limit256 k = {_mm256_set1_ps(lim), _mm256_set1_ps(lim2), _mm256_set1_ps(c->inv_dt)};
+    uint32_t p = begin;
+    for (; end - p >= 8u; p += 8u) {
+        across8(c, &k, p, di, _mm256_set1_epi32(-1), true);
+    }
+    if (p < end) {
+        across8(c, &k, p, di, cloth_lanes8(end - p), false);
     }
 }
 
@@ -155,44 +171,55 @@ __attribute__((target("avx2"), always_inline)) static inline void join8(float *p
     cloth_store8(p + 8, mhi, full, _mm256_unpackhi_ps(i, j));
 }
 
+__attribute__((target("avx2"), always_inline)) static inline void along16(const limit_ctx *c, const limit256 *k,
+                                                                            uint32_t w, __m256i mlo, __m256i mhi,
+                                                                            __m256i live, bool full)
+{
+    float *const pos[3] = {c->x, c->y, c->z}, *const vel[3] = {c->vx, c->vy, c->vz};
+    __m256 xi[3], xj[3], d[3];
+    for (int a = 0; a < 3; ++a) {
+        split8(pos[a] + w, mlo, mhi, full, &xi[a], &xj[a]);
+        d[a] = _mm256_sub_ps(xj[a], xi[a]);
+    }
+    const __m256 len2 = cloth_dot3_256(d[0], d[1], d[2], d[0], d[1], d[2]);
+    __m256 wi, wj;
+    split8(c->w + w, mlo, mhi, full, &wi, &wj);
+    moves8 mv;
+    if (!moves_of8(len2, wi, wj, _mm256_castsi256_ps(live), k->l, k->l2, &mv)) {
+        return;
+    }
+    for (int a = 0; a < 3; ++a) {
+        const __m256 mi = _mm256_mul_ps(mv.ki, d[a]), mj = _mm256_mul_ps(mv.kj, d[a]);
+        join8(pos[a] + w, mlo, mhi, full, _mm256_blendv_ps(xi[a], _mm256_add_ps(xi[a], mi), mv.m),
+              _mm256_blendv_ps(xj[a], _mm256_sub_ps(xj[a], mj), mv.m));
+        if (vel[a] == NULL) {
+            continue;
+        }
+        __m256 vi, vj;
+        split8(vel[a] + w, mlo, mhi, full, &vi, &vj);
+        const __m256 ni = _mm256_add_ps(vi, _mm256_mul_ps(mi, k->inv_dt));
+        const __m256 nj = _mm256_sub_ps(vj, _mm256_mul_ps(mj, k->inv_dt));
+        join8(vel[a] + w, mlo, mhi, full, _mm256_blendv_ps(vi, ni, mv.m), _mm256_blendv_ps(vj, nj, mv.m));
+    }
+}
+
 __attribute__((target("avx2"))) static void along_avx2(const limit_ctx *ctx, uint32_t begin, uint32_t end, float lim,
                                                        float lim2, uint32_t colour)
 {
     const limit_ctx copy = *ctx; /* as in run_avx2 */
     const limit_ctx *c = &copy;
-    const __m256i off = _mm256_setr_epi32(0, 2, 8, 10, 4, 6, 12, 14);
-    const __m256 l2 = _mm256_set1_ps(lim2), l = _mm256_set1_ps(lim), inv_dt = _mm256_set1_ps(c->inv_dt);
-    float *const pos[3] = {c->x, c->y, c->z}, *const vel[3] = {c->vx, c->vy, c->vz};
-    for (uint32_t w = begin + colour; w < end; w += 16u) {
-        const uint32_t room = end + 1u - w; /* particles w .. end belong to the run */
-        const bool full = room >= 16u;
-        const __m256i mlo = cloth_lanes8(room), mhi = cloth_lanes8(room > 8u ? room - 8u : 0u);
+    const limit256 k = {_mm256_set1_ps(lim), _mm256_set1_ps(lim2), _mm256_set1_ps(c->inv_dt)};
+    uint32_t w = begin + colour;
+    /* 16 particles wholly in the run (w .. end belong to it) hold 8 springs */
+    const __m256i all = _mm256_set1_epi32(-1);
+    for (; w < end && end + 1u - w >= 16u; w += 16u) {
+        along16(c, &k, w, all, all, all, true);
+    }
+    if (w < end) {
+        const uint32_t room = end + 1u - w;
+        const __m256i off = _mm256_setr_epi32(0, 2, 8, 10, 4, 6, 12, 14);
         const __m256i live = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(end - w)), off); /* w + off < end */
-        __m256 xi[3], xj[3], d[3];
-        for (int a = 0; a < 3; ++a) {
-            split8(pos[a] + w, mlo, mhi, full, &xi[a], &xj[a]);
-            d[a] = _mm256_sub_ps(xj[a], xi[a]);
-        }
-        const __m256 len2 = cloth_dot3_256(d[0], d[1], d[2], d[0], d[1], d[2]);
-        __m256 wi, wj;
-        split8(c->w + w, mlo, mhi, full, &wi, &wj);
-        moves8 mv;
-        if (!moves_of8(len2, wi, wj, _mm256_castsi256_ps(live), l, l2, &mv)) {
-            continue;
-        }
-        for (int a = 0; a < 3; ++a) {
-            const __m256 mi = _mm256_mul_ps(mv.ki, d[a]), mj = _mm256_mul_ps(mv.kj, d[a]);
-            join8(pos[a] + w, mlo, mhi, full, _mm256_blendv_ps(xi[a], _mm256_add_ps(xi[a], mi), mv.m),
-                  _mm256_blendv_ps(xj[a], _mm256_sub_ps(xj[a], mj), mv.m));
-            if (vel[a] == NULL) {
-                continue;
-            }
-            __m256 vi, vj;
-            split8(vel[a] + w, mlo, mhi, full, &vi, &vj);
-            const __m256 ni = _mm256_add_ps(vi, _mm256_mul_ps(mi, inv_dt));
-            const __m256 nj = _mm256_sub_ps(vj, _mm256_mul_ps(mj, inv_dt));
-            join8(vel[a] + w, mlo, mhi, full, _mm256_blendv_ps(vi, ni, mv.m), _mm256_blendv_ps(vj, nj, mv.m));
-        }
+        along16(c, &k, w, cloth_lanes8(room), cloth_lanes8(room > 8u ? room - 8u : 0u), live, false);
     }
 }
 
