@@ -32,6 +32,7 @@
  */
 #include "strain_kernels.h"
 
+#include "platform/mask256.h"
 #include "platform/target.h"
 
 #include <string.h>
@@ -216,9 +217,31 @@ static void nodes_plain(float *node, const float *fine, const float *d, uint32_t
     nodes_body(node, fine, d, n, shift, what);
 }
 #if CLOTH_TARGET_X86
+/* halve_body() 8 pairs at a time: GCC leaves it scalar at AVX2 too (see
+ * halve_avx512). The last vector is masked. */
+CLOTH_TARGET_AVX2 static inline void halve8(const float *row, float *out, uint32_t i, uint32_t pairs, bool full)
+{
+    const __m256i in = cloth_lanes8(pairs + 1u - i), in_next = cloth_lanes8(pairs - i); /* row[i] .. row[pairs] */
+    const __m256 a = cloth_load8(row + i, in, full), b = cloth_load8(row + i + 1u, in_next, full);
+    const __m256 mid = _mm256_mul_ps(_mm256_set1_ps(0.5f), _mm256_add_ps(a, b));
+    const __m256 lo = _mm256_unpacklo_ps(a, mid), hi = _mm256_unpackhi_ps(a, mid); /* pairs 0 1 4 5, 2 3 6 7 */
+    const uint32_t floats = 2u * (pairs - i);
+    cloth_store8(out + 2u * i, cloth_lanes8(floats), full, _mm256_permute2f128_ps(lo, hi, 0x20));
+    if (full || floats > 8u) {
+        cloth_store8(out + 2u * i + 8u, cloth_lanes8(floats > 8u ? floats - 8u : 0u), full,
+                     _mm256_permute2f128_ps(lo, hi, 0x31));
+    }
+}
+
 CLOTH_TARGET_AVX2 static void halve_avx2(const float *row, float *out, uint32_t pairs)
 {
-    halve_body(row, out, pairs);
+    uint32_t i = 0;
+    for (; pairs - i >= 8u; i += 8u) {
+        halve8(row, out, i, pairs, true);
+    }
+    if (i < pairs) {
+        halve8(row, out, i, pairs, false);
+    }
 }
 CLOTH_TARGET_AVX2 static void add_avx2(float *x, float *v, const float *w, const float *move, float inv_dt,
                                        uint32_t n)
@@ -229,10 +252,42 @@ CLOTH_TARGET_AVX2 static void mix_avx2(const float *top, const float *bottom, fl
 {
     mix_body(top, bottom, out, t, n);
 }
+/* nodes_body() for the finest level (stride 2) at AVX2, 8 nodes from 16
+ * floats: the in-lane shuffle takes the even floats as 0 2 8 10 | 4 6 12 14,
+ * and a permute puts them in order. */
+CLOTH_TARGET_AVX2 static inline void nodes8(float *node, const float *fine, const float *d, uint32_t l, uint32_t n,
+                                             int what, bool full)
+{
+    const uint32_t left = n - l, floats = 2u * left - 1u; /* fine[2 l] .. fine[2 (n - 1)] */
+    const __m256i m = cloth_lanes8(left);
+    const __m256 f0 = cloth_load8(fine + 2u * l, cloth_lanes8(floats), full);
+    const __m256 f1 = cloth_load8(fine + 2u * l + 8u, cloth_lanes8(floats > 8u ? floats - 8u : 0u), full);
+    const __m256i order = _mm256_setr_epi32(0, 1, 4, 5, 2, 3, 6, 7);
+    const __m256 f = _mm256_permutevar8x32_ps(_mm256_shuffle_ps(f0, f1, 0x88), order);
+    __m256 v;
+    if (what == NODES_MOVES) {
+        v = _mm256_sub_ps(cloth_load8(node + l, m, full), f);
+    } else {
+        v = _mm256_add_ps(f, d != NULL ? cloth_load8(d + l, m, full) : _mm256_setzero_ps());
+    }
+    cloth_store8(node + l, m, full, v);
+}
+
 CLOTH_TARGET_AVX2 static void nodes_avx2(float *node, const float *fine, const float *d, uint32_t n, uint32_t shift,
                                          int what)
 {
-    nodes_body(node, fine, d, n, shift, what);
+    if (shift != 1u) {
+        nodes_body(node, fine, d, n, shift, what);
+        return;
+    }
+    uint32_t l = 0;
+    /* whole vectors read fine[2 l] .. fine[2 l + 15], all in the row while l + 8 < n */
+    for (; n - l > 8u; l += 8u) {
+        nodes8(node, fine, d, l, n, what, true);
+    }
+    if (l < n) {
+        nodes8(node, fine, d, l, n, what, false);
+    }
 }
 /* GCC leaves the two loops below scalar at AVX-512 (an interleaving store, a
  * strided load), so they are written out: the same operations per element,
