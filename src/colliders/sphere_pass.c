@@ -18,7 +18,7 @@
  */
 #include "shapes.h"
 
-#include "platform/mask256.h"
+#include "platform/lanes.h"
 #include "platform/target.h"
 #include "platform/vec3.h"
 
@@ -198,7 +198,7 @@ __attribute__((target("avx512f"))) static uint32_t sphere_avx512(const sphere_ar
     uint32_t hits = 0u;
     for (uint32_t i = begin; i < end; i += 16u) {
         const uint32_t left = end - i;
-        const __mmask16 live = (__mmask16)(left >= 16u ? 0xffffu : (1u << left) - 1u);
+        const __mmask16 live = cloth_lanes16(left);
         const __m512 px = _mm512_maskz_loadu_ps(live, a->x + i), py = _mm512_maskz_loadu_ps(live, a->y + i);
         const __m512 pz = _mm512_maskz_loadu_ps(live, a->z + i), w = _mm512_maskz_loadu_ps(live, a->w + i);
         const __m512 pvx = _mm512_maskz_loadu_ps(live, a->vx + i), pvy = _mm512_maskz_loadu_ps(live, a->vy + i);

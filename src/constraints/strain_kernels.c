@@ -4,7 +4,7 @@
  */
 #include "strain_kernels.h"
 
-#include "platform/mask256.h"
+#include "platform/lanes.h"
 #include "platform/target.h"
 #include "platform/vec3.h"
 
@@ -308,7 +308,7 @@ __attribute__((target("avx512f"))) static void run_avx512(const limit_ctx *ctx, 
     /* the last lanes masked (a coarse level's rows are short, so a scalar
      * tail would be much of the run) */
     if (p < end) {
-        across16(c, &k, p, di, (__mmask16)((1u << (end - p)) - 1u));
+        across16(c, &k, p, di, cloth_lanes16(end - p));
     }
 }
 
@@ -372,10 +372,10 @@ __attribute__((target("avx512f"))) static void along_avx512(const limit_ctx *ctx
     }
     if (w < end) {
         const uint32_t room = end + 1u - w;
-        const __mmask16 mlo = (__mmask16)(room >= 16u ? 0xffffu : (1u << room) - 1u);
-        const __mmask16 mhi = (__mmask16)(room <= 16u ? 0u : (1u << (room - 16u)) - 1u);
+        const __mmask16 mlo = cloth_lanes16(room);
+        const __mmask16 mhi = cloth_lanes16(room > 16u ? room - 16u : 0u);
         const uint32_t springs = (end - w + 1u) / 2u; /* w + 2m < end */
-        along32(c, &k, w, mlo, mhi, (__mmask16)((1u << springs) - 1u));
+        along32(c, &k, w, mlo, mhi, cloth_lanes16(springs));
     }
 }
 #endif

@@ -32,7 +32,7 @@
  */
 #include "strain_kernels.h"
 
-#include "platform/mask256.h"
+#include "platform/lanes.h"
 #include "platform/target.h"
 
 #include <string.h>
@@ -292,11 +292,6 @@ CLOTH_TARGET_AVX2 static void nodes_avx2(float *node, const float *fine, const f
 /* GCC leaves the two loops below scalar at AVX-512 (an interleaving store, a
  * strided load), so they are written out: the same operations per element,
  * 16 at a time, with the last vector masked. */
-static inline __mmask16 first_lanes(uint32_t n)
-{
-    return (__mmask16)(n >= 16u ? 0xffffu : (1u << n) - 1u);
-}
-
 CLOTH_TARGET_AVX512 static void halve_avx512(const float *row, float *out, uint32_t pairs)
 {
     const __m512i lo = _mm512_setr_epi32(0, 16, 1, 17, 2, 18, 3, 19, 4, 20, 5, 21, 6, 22, 7, 23);
@@ -306,15 +301,15 @@ CLOTH_TARGET_AVX512 static void halve_avx512(const float *row, float *out, uint3
         /* row[i + 1 ..] from the two aligned loads rather than a third,
          * misaligned one, which would wait for the stores that wrote row */
         const uint32_t left = pairs + 1u - i; /* row[i] .. row[pairs] */
-        const __m512 a = _mm512_maskz_loadu_ps(first_lanes(left), row + i);
-        const __m512 next = left > 16u ? _mm512_maskz_loadu_ps(first_lanes(left - 16u), row + i + 16u)
+        const __m512 a = _mm512_maskz_loadu_ps(cloth_lanes16(left), row + i);
+        const __m512 next = left > 16u ? _mm512_maskz_loadu_ps(cloth_lanes16(left - 16u), row + i + 16u)
                                        : _mm512_setzero_ps();
         const __m512 b = _mm512_castsi512_ps(_mm512_alignr_epi32(_mm512_castps_si512(next),
                                                                  _mm512_castps_si512(a), 1));
         const __m512 mid = _mm512_mul_ps(half, _mm512_add_ps(a, b));
-        _mm512_mask_storeu_ps(out + 2u * i, first_lanes(2u * (pairs - i)), _mm512_permutex2var_ps(a, lo, mid));
+        _mm512_mask_storeu_ps(out + 2u * i, cloth_lanes16(2u * (pairs - i)), _mm512_permutex2var_ps(a, lo, mid));
         if (pairs - i > 8u) {
-            _mm512_mask_storeu_ps(out + 2u * i + 16u, first_lanes(2u * (pairs - i) - 16u),
+            _mm512_mask_storeu_ps(out + 2u * i + 16u, cloth_lanes16(2u * (pairs - i) - 16u),
                                   _mm512_permutex2var_ps(a, hi, mid));
         }
     }
@@ -326,10 +321,10 @@ CLOTH_TARGET_AVX512 static void nodes2_avx512(float *node, const float *fine, co
     const __m512i even = _mm512_setr_epi32(0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30);
     for (uint32_t l = 0; l < n; l += 16u) {
         const uint32_t left = n - l;
-        const __mmask16 m = first_lanes(left);
+        const __mmask16 m = cloth_lanes16(left);
         /* fine[2 l] .. fine[2 (n - 1)]: 2 left - 1 floats */
-        const __m512 f0 = _mm512_maskz_loadu_ps(first_lanes(2u * left - 1u), fine + 2u * l);
-        const __m512 f1 = left > 8u ? _mm512_maskz_loadu_ps(first_lanes(2u * left - 17u), fine + 2u * l + 16u)
+        const __m512 f0 = _mm512_maskz_loadu_ps(cloth_lanes16(2u * left - 1u), fine + 2u * l);
+        const __m512 f1 = left > 8u ? _mm512_maskz_loadu_ps(cloth_lanes16(2u * left - 17u), fine + 2u * l + 16u)
                                     : _mm512_setzero_ps();
         const __m512 f = _mm512_permutex2var_ps(f0, even, f1);
         __m512 v;

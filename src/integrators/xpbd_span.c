@@ -22,7 +22,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "platform/mask256.h"
+#include "platform/lanes.h"
 #include "platform/target.h"
 #include "platform/vec3.h"
 
@@ -437,7 +437,7 @@ __attribute__((target("avx512f"), always_inline)) static inline void run_avx512(
         run16(s, &k, i, 0xffffu, with_lambda);
     }
     if (i < s->end) {
-        run16(s, &k, i, (__mmask16)((1u << (s->end - i)) - 1u), with_lambda);
+        run16(s, &k, i, cloth_lanes16(s->end - i), with_lambda);
     }
 }
 
@@ -523,8 +523,8 @@ __attribute__((target("avx512f"), always_inline)) static inline void row_avx512(
     }
     if (p < s->end) {
         const uint32_t room = stop - p;
-        const __mmask16 mlo = (__mmask16)(room >= 16u ? 0xffffu : (1u << room) - 1u);
-        const __mmask16 mhi = (__mmask16)(room <= 16u ? 0u : (1u << (room - 16u)) - 1u);
+        const __mmask16 mlo = cloth_lanes16(room);
+        const __mmask16 mhi = cloth_lanes16(room > 16u ? room - 16u : 0u);
         const __m512i at = _mm512_add_epi32(_mm512_set1_epi32((int)(p - s->row_start)), first);
         const __mmask16 live = _mm512_cmplt_epi32_mask(at, _mm512_set1_epi32((int)(s->end - s->row_start)));
         row32(s, &k, &sp, p, mlo, mhi, live, with_lambda);

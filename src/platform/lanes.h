@@ -1,11 +1,13 @@
 /*
- * Loads and stores of 8 floats for the AVX2 paths, where the last vector of
- * a run may reach past its end. vmaskmovps is slow on AMD (a store most of
- * all), so a vector wholly inside the run (`full`) takes the plain
- * instruction and only the last one the masked form.
+ * The lanes of a vector that lie inside a run, for the hand-written SIMD
+ * paths, whose last vector may reach past the run's end: masks of the
+ * first n lanes, and for AVX2 loads and stores of 8 floats. vmaskmovps is
+ * slow on AMD (a store most of all), so an AVX2 vector wholly inside the
+ * run (`full`) takes the plain instruction and only the last one the
+ * masked form; AVX-512's masked forms cost nothing extra.
  */
-#ifndef CLOTHSIM_PLATFORM_MASK256_H
-#define CLOTHSIM_PLATFORM_MASK256_H
+#ifndef CLOTHSIM_PLATFORM_LANES_H
+#define CLOTHSIM_PLATFORM_LANES_H
 
 #include "platform/target.h"
 
@@ -38,6 +40,12 @@ __attribute__((target("avx2"), always_inline)) static inline void cloth_store8(f
         _mm256_maskstore_ps(p, live, v);
     }
 }
+
+/* Lanes k < n of 16, as a mask (all 16 for n >= 16). */
+static inline __mmask16 cloth_lanes16(uint32_t n)
+{
+    return (__mmask16)(n >= 16u ? 0xffffu : (1u << n) - 1u);
+}
 #endif
 
-#endif /* CLOTHSIM_PLATFORM_MASK256_H */
+#endif /* CLOTHSIM_PLATFORM_LANES_H */
