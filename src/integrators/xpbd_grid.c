@@ -33,15 +33,13 @@
 struct grid_pass;
 typedef void span_fn(const struct grid_pass *p, uint32_t begin, uint32_t end);
 
-/* A family that takes part in the substep, with what its runs need: the
- * kernel's constants, and the columns and offset of a row's springs (rows
- * r with r + dr < rows have them). Worked out once per substep rather
- * than for every row. */
+/* A family that takes part in the substep: the kernel's arguments for its
+ * springs, all but the row's (rows r with r + dr < rows have such springs,
+ * their first ends in columns [c0, c1)). Made once per substep rather than
+ * for every row. */
 typedef struct pass_family {
-    float *lambda;          /* its lambdas, or NULL */
-    uint32_t dr, c0, c1, di; /* first ends in columns [c0, c1), second end i + di */
-    uint32_t mask_shift;     /* XPBD_SPAN_ALL across rows, else (c / dc) mod 2 colours */
-    float rest, alpha_tilde, gamma, one_plus_gamma;
+    uint32_t dr, c0, c1;
+    xpbd_span span;
 } pass_family;
 
 typedef struct grid_pass {
@@ -190,34 +188,18 @@ static void predict_span(const grid_pass *p, uint32_t begin, uint32_t end)
 /* Every spring whose first end is in row r. */
 static void solve_row(const grid_pass *p, uint32_t r)
 {
-    const cloth_t *cloth = p->cloth;
-    const cloth_step_view *s = p->view;
-    xpbd_span span;
-    span.x = s->x;
-    span.y = s->y;
-    span.z = s->z;
-    span.w = s->inv_mass;
-    span.ux = s->vx;
-    span.uy = s->vy;
-    span.uz = s->vz;
-    span.row_start = r * cloth->cols;
+    const uint32_t row_start = r * p->cloth->cols;
     for (uint32_t k = 0; k < p->families; ++k) {
         const pass_family *f = &p->family[k];
-        if (r + f->dr >= cloth->rows) {
+        if (r + f->dr >= p->cloth->rows) {
             continue;
         }
-        span.begin = span.row_start + f->c0;
-        span.end = span.row_start + f->c1;
-        span.di = f->di;
-        span.lambda = f->lambda;
-        span.rest = f->rest;
-        span.alpha_tilde = f->alpha_tilde;
-        span.gamma = f->gamma;
-        span.one_plus_gamma = f->one_plus_gamma;
-        span.mask_shift = f->mask_shift;
-        span.parity = 0u;
+        xpbd_span span = f->span;
+        span.row_start = row_start;
+        span.begin = row_start + f->c0;
+        span.end = row_start + f->c1;
         p->solver->kernel(&span);
-        if (f->mask_shift != XPBD_SPAN_ALL) {
+        if (span.mask_shift != XPBD_SPAN_ALL) {
             span.parity = 1u;
             p->solver->kernel(&span);
         }
@@ -335,18 +317,27 @@ cloth_status cloth_xpbd_grid_step(const xpbd_grid_solver *solver, const cloth_st
             continue; /* off, or no row has such a spring */
         }
         pass_family *pf = &p.family[p.families++];
-        pf->lambda = lambda;
         pf->dr = (uint32_t)fam->dr;
         pf->c0 = begin;
         pf->c1 = end;
-        pf->di = di;
-        pf->mask_shift = fam->dr > 0 ? XPBD_SPAN_ALL : fam->dc == 1 ? 0u : 1u;
-        pf->rest = cloth->family_rest[f];
-        pf->alpha_tilde = alpha_tilde;
+        xpbd_span *span = &pf->span;
+        memset(span, 0, sizeof *span);
+        span->x = s->x;
+        span->y = s->y;
+        span->z = s->z;
+        span->w = s->inv_mass;
+        span->ux = s->vx;
+        span->uy = s->vy;
+        span->uz = s->vz;
+        span->lambda = lambda;
+        span->di = di;
+        span->mask_shift = fam->dr > 0 ? XPBD_SPAN_ALL : fam->dc == 1 ? 0u : 1u;
+        span->rest = cloth->family_rest[f];
+        span->alpha_tilde = alpha_tilde;
         /* capped so that an absurd beta freezes the springs' rates
          * instead of making inf * 0 */
-        pf->gamma = fminf(cloth->spring_damping[t] / h, 1e30f);
-        pf->one_plus_gamma = 1.0f + pf->gamma;
+        span->gamma = fminf(cloth->spring_damping[t] / h, 1e30f);
+        span->one_plus_gamma = 1.0f + span->gamma;
     }
 
     p.blocks = (cloth->rows + p.block_rows - 1u) / p.block_rows;

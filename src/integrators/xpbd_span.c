@@ -310,8 +310,9 @@ __attribute__((target("avx2"), always_inline)) static inline void row_avx2(const
     }
 }
 
-/* The two kinds of run, each built with and without lambdas, so that the
- * test is made once per run rather than per vector. */
+/* Runs between rows and the two kinds of row colour (dc = 1, 2), each
+ * built with and without lambdas, so that the tests are made once per run
+ * rather than per vector. */
 __attribute__((target("avx2"))) static void span_avx2(const xpbd_span *run)
 {
     /* A copy whose address never leaves: the kernel's float stores cannot
