@@ -30,6 +30,7 @@
  * creation (cloth_tethers_capture_rest), since nothing else keeps them.
  */
 #include "cloth_internal.h"
+#include "platform/lanes.h"
 #include "platform/target.h"
 
 #include <float.h>
@@ -610,6 +611,12 @@ typedef struct lanes {
     float x[LANES], y[LANES], z[LANES], vx[LANES], vy[LANES], vz[LANES];
     float px[2][LANES], py[2][LANES], pz[2][LANES], pvx[2][LANES], pvy[2][LANES], pvz[2][LANES], r[2][LANES];
     int32_t exact[LANES]; /* not char: a loop storing chars would take 16 lanes at a time, in too few registers */
+    /* The AVX-512 grid path (grid_gather_avx512): the groups of 16
+     * particles the lanes came from, each its first particle and the mask
+     * of those it gave, in lane order. */
+    uint32_t groups;
+    uint32_t group_at[LANES];
+    uint16_t group_mask[LANES];
 } lanes;
 
 /* Outside the ball (p, r) in float: the batch's own test, and the table
@@ -783,6 +790,7 @@ CLOTH_TARGET_AVX512 static void solve_avx512(lanes *b)
 static void lanes_init(lanes *b, uint32_t pins, const cloth_t *cloth, const struct grid_pins *grid)
 {
     b->n = 0u;
+    b->groups = 0u;
     b->pins = pins;
     b->scale = cloth->tethers->scale;
     b->simd = cloth->simd;
@@ -790,6 +798,19 @@ static void lanes_init(lanes *b, uint32_t pins, const cloth_t *cloth, const stru
 }
 
 static void grid_fill(lanes *b);
+
+/* Lane j's particle, which the float batch left to the exact path. */
+static void exact_lane(const lanes *b, cloth_particles *pt, uint32_t j)
+{
+    uint32_t pin[K];
+    float rest[K];
+    clear_list(pin, rest);
+    for (uint32_t k = 0; k < b->pins; ++k) {
+        pin[k] = b->pin[k][j];
+        rest[k] = b->rest[k][j];
+    }
+    constrain_exact(pt, b->index[j], pin, rest, b->scale);
+}
 
 static void lanes_flush(lanes *b, cloth_particles *pt)
 {
@@ -810,14 +831,7 @@ static void lanes_flush(lanes *b, cloth_particles *pt)
     for (uint32_t j = 0; j < b->n; ++j) {
         const uint32_t i = b->index[j];
         if (b->exact[j] != 0) {
-            uint32_t pin[K];
-            float rest[K];
-            clear_list(pin, rest);
-            for (uint32_t k = 0; k < b->pins; ++k) {
-                pin[k] = b->pin[k][j];
-                rest[k] = b->rest[k][j];
-            }
-            constrain_exact(pt, i, pin, rest, b->scale);
+            exact_lane(b, pt, j);
         } else {
             pt->x[i] = b->x[j];
             pt->y[i] = b->y[j];
@@ -1155,6 +1169,90 @@ CLOTH_TARGET_AVX512 static bool flag_avx512(const cloth_particles *pt, const gri
 }
 #endif
 
+#if CLOTH_TARGET_X86
+/* The grid path's copying in and out with AVX-512: a chunk's flagged
+ * particles go into the batch 16 at a time, compressed out of the vectors
+ * that hold them, and come back expanded into the same vectors, where
+ * grid_push() and lanes_flush() copy one float at a time (half the tether
+ * pass of drape-128). The lanes and their order are grid_push()'s, so the
+ * solve gives the same bits. A batch is flushed when 16 more might not fit,
+ * so it may run with fewer than LANES lanes; lanes are independent. */
+CLOTH_TARGET_AVX512 static void grid_flush_avx512(lanes *b, cloth_particles *pt)
+{
+    /* The batch loops are vectorised with a scalar tail: the lanes up to a
+     * multiple of 16 are made particles at the origin, on row and column
+     * 0, which the loops solve and nothing writes back. */
+    const uint32_t n = b->n, padded = (n + 15u) & ~15u;
+    for (uint32_t j = n; j < padded; ++j) {
+        b->x[j] = b->y[j] = b->z[j] = b->vx[j] = b->vy[j] = b->vz[j] = 0.0f;
+        b->row[j] = b->col[j] = 0.0;
+    }
+    b->n = padded;
+    grid_fill_avx512(b);
+    solve_avx512(b);
+    b->n = n;
+    float *const to[6] = {pt->x, pt->y, pt->z, pt->vx, pt->vy, pt->vz};
+    const float *const from[6] = {b->x, b->y, b->z, b->vx, b->vy, b->vz};
+    uint32_t off = 0u; /* the group's first lane */
+    for (uint32_t g = 0; g < b->groups; ++g) {
+        const __mmask16 m = b->group_mask[g];
+        const uint32_t k = (uint32_t)__builtin_popcount(m), at = b->group_at[g];
+        const __mmask16 lanes_of = cloth_lanes16(k);
+        const __m512i ex = _mm512_maskz_expand_epi32(m, _mm512_maskz_loadu_epi32(lanes_of, b->exact + off));
+        const __mmask16 keep = (__mmask16)(m & ~_mm512_test_epi32_mask(ex, ex)); /* the exact path writes the others */
+        for (int a = 0; a < 6; ++a) {
+            const __m512 v = _mm512_maskz_expand_ps(m, _mm512_maskz_loadu_ps(lanes_of, from[a] + off));
+            _mm512_mask_storeu_ps(to[a] + at, keep, v);
+        }
+        off += k;
+    }
+    for (uint32_t j0 = 0; j0 < n; j0 += 16u) { /* rare: ill-conditioned pairs of balls */
+        const __m512i ex = _mm512_maskz_loadu_epi32(cloth_lanes16(n - j0), b->exact + j0);
+        for (uint32_t m = _mm512_test_epi32_mask(ex, ex); m != 0u; m &= m - 1u) {
+            exact_lane(b, pt, j0 + (uint32_t)__builtin_ctz(m));
+        }
+    }
+    b->n = 0u;
+    b->groups = 0u;
+}
+
+/* The particles [i, i + len) of row r from column c whose flag is set. */
+CLOTH_TARGET_AVX512 static void grid_gather_avx512(lanes *b, cloth_particles *pt, uint32_t i, uint32_t r,
+                                                   uint32_t c, uint32_t len, const int32_t *flag)
+{
+    const __m512i lane = _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+    const float *const from[6] = {pt->x, pt->y, pt->z, pt->vx, pt->vy, pt->vz};
+    float *const to[6] = {b->x, b->y, b->z, b->vx, b->vy, b->vz};
+    const __m512d row = _mm512_set1_pd((double)r);
+    for (uint32_t j0 = 0; j0 < len; j0 += 16u) {
+        const __mmask16 in = cloth_lanes16(len - j0);
+        const __m512i f = _mm512_maskz_loadu_epi32(in, flag + j0);
+        const __mmask16 m = _mm512_test_epi32_mask(f, f);
+        if (m == 0u) {
+            continue;
+        }
+        if (b->n + 16u > LANES) {
+            grid_flush_avx512(b, pt);
+        }
+        const uint32_t n = b->n, at = i + j0;
+        for (int a = 0; a < 6; ++a) {
+            _mm512_storeu_ps(to[a] + n, _mm512_maskz_compress_ps(m, _mm512_maskz_loadu_ps(in, from[a] + at)));
+        }
+        const __m512i index = _mm512_add_epi32(_mm512_set1_epi32((int)at), lane);
+        _mm512_storeu_si512(b->index + n, _mm512_maskz_compress_epi32(m, index));
+        const __m512i col = _mm512_maskz_compress_epi32(m, _mm512_add_epi32(_mm512_set1_epi32((int)(c + j0)), lane));
+        _mm512_storeu_pd(b->col + n, _mm512_cvtepi32_pd(_mm512_castsi512_si256(col)));
+        _mm512_storeu_pd(b->col + n + 8u, _mm512_cvtepi32_pd(_mm512_extracti64x4_epi64(col, 1)));
+        _mm512_storeu_pd(b->row + n, row);
+        _mm512_storeu_pd(b->row + n + 8u, row);
+        b->group_at[b->groups] = at;
+        b->group_mask[b->groups] = m;
+        ++b->groups;
+        b->n = n + (uint32_t)__builtin_popcount(m);
+    }
+}
+#endif
+
 static void grid_range(cloth_t *cloth, const struct cloth_tethers *t, uint32_t begin, uint32_t end)
 {
     const float scale = t->scale;
@@ -1164,6 +1262,9 @@ static void grid_range(cloth_t *cloth, const struct cloth_tethers *t, uint32_t b
     lanes_init(&batch, g.n, cloth, &g);
     int32_t flag[CHUNK];
     const uint32_t cols = cloth->cols;
+#if CLOTH_TARGET_X86
+    const bool wide = g.n <= 2u && cloth->simd >= CLOTH_SIMD_AVX512; /* grid_gather_avx512() */
+#endif
     for (uint32_t i = begin; i < end;) {
         const uint32_t r = i / cols, c = i % cols;
         uint32_t len = cols - c < end - i ? cols - c : end - i;
@@ -1183,6 +1284,12 @@ static void grid_range(cloth_t *cloth, const struct cloth_tethers *t, uint32_t b
             any = flag_plain(&cloth->p, &g, (int32_t)r, (int32_t)c, i, len, flag);
 #endif
         }
+#if CLOTH_TARGET_X86
+        if (any && wide) {
+            grid_gather_avx512(&batch, &cloth->p, i, r, c, len, flag);
+            any = false;
+        }
+#endif
         if (any) {
             /* the flagged columns, listed without a branch per particle:
              * whether one is flagged is as good as random to the predictor */
@@ -1202,6 +1309,12 @@ static void grid_range(cloth_t *cloth, const struct cloth_tethers *t, uint32_t b
         }
         i += len;
     }
+#if CLOTH_TARGET_X86
+    if (wide) {
+        grid_flush_avx512(&batch, &cloth->p);
+        return;
+    }
+#endif
     if (g.n <= 2u) {
         lanes_flush(&batch, &cloth->p);
     }
