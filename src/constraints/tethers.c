@@ -1170,6 +1170,36 @@ CLOTH_TARGET_AVX512 static bool flag_avx512(const cloth_particles *pt, const gri
 #endif
 
 #if CLOTH_TARGET_X86
+/* The batch loops are vectorised with a scalar tail: the lanes up to a
+ * multiple of 16 become particles at the origin, on row and column 0,
+ * which the loops solve and nothing writes back. */
+static void pad_lanes(lanes *b)
+{
+    const uint32_t padded = (b->n + 15u) & ~15u;
+    for (uint32_t j = b->n; j < padded; ++j) {
+        b->x[j] = b->y[j] = b->z[j] = b->vx[j] = b->vy[j] = b->vz[j] = 0.0f;
+        b->row[j] = b->col[j] = 0.0;
+    }
+    b->n = padded;
+}
+
+/* The lanes of the first n that the float batch left to the exact path
+ * (rare: ill-conditioned pairs of balls); then the batch is empty. */
+static void finish_exact(lanes *b, cloth_particles *pt, uint32_t n)
+{
+    int32_t any = 0; /* a loop without a branch, which vectorises */
+    for (uint32_t j = 0; j < n; ++j) {
+        any |= b->exact[j];
+    }
+    for (uint32_t j = 0; any != 0 && j < n; ++j) {
+        if (b->exact[j] != 0) {
+            exact_lane(b, pt, j);
+        }
+    }
+    b->n = 0u;
+    b->groups = 0u;
+}
+
 /* The grid path's copying in and out with AVX-512: a chunk's flagged
  * particles go into the batch 16 at a time, compressed out of the vectors
  * that hold them, and come back expanded into the same vectors, where
@@ -1179,15 +1209,8 @@ CLOTH_TARGET_AVX512 static bool flag_avx512(const cloth_particles *pt, const gri
  * so it may run with fewer than LANES lanes; lanes are independent. */
 CLOTH_TARGET_AVX512 static void grid_flush_avx512(lanes *b, cloth_particles *pt)
 {
-    /* The batch loops are vectorised with a scalar tail: the lanes up to a
-     * multiple of 16 are made particles at the origin, on row and column
-     * 0, which the loops solve and nothing writes back. */
-    const uint32_t n = b->n, padded = (n + 15u) & ~15u;
-    for (uint32_t j = n; j < padded; ++j) {
-        b->x[j] = b->y[j] = b->z[j] = b->vx[j] = b->vy[j] = b->vz[j] = 0.0f;
-        b->row[j] = b->col[j] = 0.0;
-    }
-    b->n = padded;
+    const uint32_t n = b->n;
+    pad_lanes(b);
     grid_fill_avx512(b);
     solve_avx512(b);
     b->n = n;
@@ -1206,14 +1229,7 @@ CLOTH_TARGET_AVX512 static void grid_flush_avx512(lanes *b, cloth_particles *pt)
         }
         off += k;
     }
-    for (uint32_t j0 = 0; j0 < n; j0 += 16u) { /* rare: ill-conditioned pairs of balls */
-        const __m512i ex = _mm512_maskz_loadu_epi32(cloth_lanes16(n - j0), b->exact + j0);
-        for (uint32_t m = _mm512_test_epi32_mask(ex, ex); m != 0u; m &= m - 1u) {
-            exact_lane(b, pt, j0 + (uint32_t)__builtin_ctz(m));
-        }
-    }
-    b->n = 0u;
-    b->groups = 0u;
+    finish_exact(b, pt, n);
 }
 
 /* The particles [i, i + len) of row r from column c whose flag is set. */
@@ -1251,6 +1267,87 @@ CLOTH_TARGET_AVX512 static void grid_gather_avx512(lanes *b, cloth_particles *pt
         b->n = n + (uint32_t)__builtin_popcount(m);
     }
 }
+
+/* The same with AVX2, 8 particles a group: AVX2 has no compress or expand,
+ * so each group's two permutations are worked out from its mask. */
+CLOTH_TARGET_AVX2 static void group_perms8(uint32_t m, __m256i *pick, __m256i *put)
+{
+    uint32_t from = 0u, to = 0u, rank = 0u;
+    for (uint32_t bits = m; bits != 0u; bits &= bits - 1u) {
+        const uint32_t l = (uint32_t)__builtin_ctz(bits);
+        from |= l << (4u * rank); /* lane `rank` of the batch takes lane l */
+        to |= rank << (4u * l);   /* and lane l takes it back */
+        ++rank;
+    }
+    const __m256i shift = _mm256_setr_epi32(0, 4, 8, 12, 16, 20, 24, 28), three = _mm256_set1_epi32(7);
+    *pick = _mm256_and_si256(_mm256_srlv_epi32(_mm256_set1_epi32((int)from), shift), three);
+    *put = _mm256_and_si256(_mm256_srlv_epi32(_mm256_set1_epi32((int)to), shift), three);
+}
+
+CLOTH_TARGET_AVX2 static void grid_flush_avx2(lanes *b, cloth_particles *pt)
+{
+    const uint32_t n = b->n;
+    pad_lanes(b);
+    grid_fill_avx2(b);
+    solve_avx2(b);
+    b->n = n;
+    float *const to[6] = {pt->x, pt->y, pt->z, pt->vx, pt->vy, pt->vz};
+    const float *const from[6] = {b->x, b->y, b->z, b->vx, b->vy, b->vz};
+    uint32_t off = 0u; /* the group's first lane */
+    for (uint32_t g = 0; g < b->groups; ++g) {
+        const uint32_t m = b->group_mask[g], k = (uint32_t)__builtin_popcount(m), at = b->group_at[g];
+        __m256i pick, put;
+        group_perms8(m, &pick, &put);
+        const __m256i lanes_of = cloth_lanes8(k);
+        const __m256i ex = _mm256_permutevar8x32_epi32(_mm256_maskload_epi32(b->exact + off, lanes_of), put);
+        const __m256i lane = _mm256_setr_epi32(1, 2, 4, 8, 16, 32, 64, 128);
+        const __m256i in = _mm256_cmpeq_epi32(_mm256_and_si256(_mm256_set1_epi32((int)m), lane), lane);
+        const __m256i keep = _mm256_and_si256(_mm256_cmpeq_epi32(ex, _mm256_setzero_si256()), in);
+        for (int a = 0; a < 6; ++a) {
+            const __m256 v = _mm256_permutevar8x32_ps(_mm256_maskload_ps(from[a] + off, lanes_of), put);
+            _mm256_maskstore_ps(to[a] + at, keep, v);
+        }
+        off += k;
+    }
+    finish_exact(b, pt, n);
+}
+
+CLOTH_TARGET_AVX2 static void grid_gather_avx2(lanes *b, cloth_particles *pt, uint32_t i, uint32_t r, uint32_t c,
+                                               uint32_t len, const int32_t *flag)
+{
+    const __m256i lane = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
+    const float *const from[6] = {pt->x, pt->y, pt->z, pt->vx, pt->vy, pt->vz};
+    float *const to[6] = {b->x, b->y, b->z, b->vx, b->vy, b->vz};
+    const __m256d row = _mm256_set1_pd((double)r);
+    for (uint32_t j0 = 0; j0 < len; j0 += 8u) {
+        const __m256i in = cloth_lanes8(len - j0);
+        const __m256i f = _mm256_maskload_epi32(flag + j0, in);
+        const uint32_t m = (uint32_t)_mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpgt_epi32(f, _mm256_setzero_si256())));
+        if (m == 0u) {
+            continue;
+        }
+        if (b->n + 8u > LANES) {
+            grid_flush_avx2(b, pt);
+        }
+        __m256i pick, put;
+        group_perms8(m, &pick, &put);
+        const uint32_t n = b->n, at = i + j0;
+        for (int a = 0; a < 6; ++a) {
+            _mm256_storeu_ps(to[a] + n, _mm256_permutevar8x32_ps(_mm256_maskload_ps(from[a] + at, in), pick));
+        }
+        const __m256i index = _mm256_add_epi32(_mm256_set1_epi32((int)at), lane);
+        _mm256_storeu_si256((__m256i *)(void *)(b->index + n), _mm256_permutevar8x32_epi32(index, pick));
+        const __m256i col = _mm256_permutevar8x32_epi32(_mm256_add_epi32(_mm256_set1_epi32((int)(c + j0)), lane), pick);
+        _mm256_storeu_pd(b->col + n, _mm256_cvtepi32_pd(_mm256_castsi256_si128(col)));
+        _mm256_storeu_pd(b->col + n + 4u, _mm256_cvtepi32_pd(_mm256_extracti128_si256(col, 1)));
+        _mm256_storeu_pd(b->row + n, row);
+        _mm256_storeu_pd(b->row + n + 4u, row);
+        b->group_at[b->groups] = at;
+        b->group_mask[b->groups] = (uint16_t)m;
+        ++b->groups;
+        b->n = n + (uint32_t)__builtin_popcount(m);
+    }
+}
 #endif
 
 static void grid_range(cloth_t *cloth, const struct cloth_tethers *t, uint32_t begin, uint32_t end)
@@ -1263,7 +1360,7 @@ static void grid_range(cloth_t *cloth, const struct cloth_tethers *t, uint32_t b
     int32_t flag[CHUNK];
     const uint32_t cols = cloth->cols;
 #if CLOTH_TARGET_X86
-    const bool wide = g.n <= 2u && cloth->simd >= CLOTH_SIMD_AVX512; /* grid_gather_avx512() */
+    const bool wide = g.n <= 2u && cloth->simd >= CLOTH_SIMD_AVX2; /* grid_gather_avx512(), _avx2() */
 #endif
     for (uint32_t i = begin; i < end;) {
         const uint32_t r = i / cols, c = i % cols;
@@ -1286,7 +1383,11 @@ static void grid_range(cloth_t *cloth, const struct cloth_tethers *t, uint32_t b
         }
 #if CLOTH_TARGET_X86
         if (any && wide) {
-            grid_gather_avx512(&batch, &cloth->p, i, r, c, len, flag);
+            if (cloth->simd >= CLOTH_SIMD_AVX512) {
+                grid_gather_avx512(&batch, &cloth->p, i, r, c, len, flag);
+            } else {
+                grid_gather_avx2(&batch, &cloth->p, i, r, c, len, flag);
+            }
             any = false;
         }
 #endif
@@ -1311,7 +1412,11 @@ static void grid_range(cloth_t *cloth, const struct cloth_tethers *t, uint32_t b
     }
 #if CLOTH_TARGET_X86
     if (wide) {
-        grid_flush_avx512(&batch, &cloth->p);
+        if (cloth->simd >= CLOTH_SIMD_AVX512) {
+            grid_flush_avx512(&batch, &cloth->p);
+        } else {
+            grid_flush_avx2(&batch, &cloth->p);
+        }
         return;
     }
 #endif
