@@ -611,9 +611,9 @@ typedef struct lanes {
     float x[LANES], y[LANES], z[LANES], vx[LANES], vy[LANES], vz[LANES];
     float px[2][LANES], py[2][LANES], pz[2][LANES], pvx[2][LANES], pvy[2][LANES], pvz[2][LANES], r[2][LANES];
     int32_t exact[LANES]; /* not char: a loop storing chars would take 16 lanes at a time, in too few registers */
-    /* The AVX-512 grid path (grid_gather_avx512): the groups of 16
-     * particles the lanes came from, each its first particle and the mask
-     * of those it gave, in lane order. */
+    /* The vector grid path (grid_gather_avx512(), _avx2()): the groups of
+     * 16 (8) particles the lanes came from, each its first particle and
+     * the mask of those it gave, in lane order. */
     uint32_t groups;
     uint32_t group_at[LANES];
     uint16_t group_mask[LANES];
@@ -1279,9 +1279,9 @@ CLOTH_TARGET_AVX2 static void group_perms8(uint32_t m, __m256i *pick, __m256i *p
         to |= rank << (4u * l);   /* and lane l takes it back */
         ++rank;
     }
-    const __m256i shift = _mm256_setr_epi32(0, 4, 8, 12, 16, 20, 24, 28), three = _mm256_set1_epi32(7);
-    *pick = _mm256_and_si256(_mm256_srlv_epi32(_mm256_set1_epi32((int)from), shift), three);
-    *put = _mm256_and_si256(_mm256_srlv_epi32(_mm256_set1_epi32((int)to), shift), three);
+    const __m256i shift = _mm256_setr_epi32(0, 4, 8, 12, 16, 20, 24, 28), low3 = _mm256_set1_epi32(7);
+    *pick = _mm256_and_si256(_mm256_srlv_epi32(_mm256_set1_epi32((int)from), shift), low3);
+    *put = _mm256_and_si256(_mm256_srlv_epi32(_mm256_set1_epi32((int)to), shift), low3);
 }
 
 CLOTH_TARGET_AVX2 static void grid_flush_avx2(lanes *b, cloth_particles *pt)
@@ -1300,8 +1300,8 @@ CLOTH_TARGET_AVX2 static void grid_flush_avx2(lanes *b, cloth_particles *pt)
         group_perms8(m, &pick, &put);
         const __m256i lanes_of = cloth_lanes8(k);
         const __m256i ex = _mm256_permutevar8x32_epi32(_mm256_maskload_epi32(b->exact + off, lanes_of), put);
-        const __m256i lane = _mm256_setr_epi32(1, 2, 4, 8, 16, 32, 64, 128);
-        const __m256i in = _mm256_cmpeq_epi32(_mm256_and_si256(_mm256_set1_epi32((int)m), lane), lane);
+        const __m256i bit = _mm256_setr_epi32(1, 2, 4, 8, 16, 32, 64, 128);
+        const __m256i in = _mm256_cmpeq_epi32(_mm256_and_si256(_mm256_set1_epi32((int)m), bit), bit);
         const __m256i keep = _mm256_and_si256(_mm256_cmpeq_epi32(ex, _mm256_setzero_si256()), in);
         for (int a = 0; a < 6; ++a) {
             const __m256 v = _mm256_permutevar8x32_ps(_mm256_maskload_ps(from[a] + off, lanes_of), put);
@@ -1322,7 +1322,8 @@ CLOTH_TARGET_AVX2 static void grid_gather_avx2(lanes *b, cloth_particles *pt, ui
     for (uint32_t j0 = 0; j0 < len; j0 += 8u) {
         const __m256i in = cloth_lanes8(len - j0);
         const __m256i f = _mm256_maskload_epi32(flag + j0, in);
-        const uint32_t m = (uint32_t)_mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpgt_epi32(f, _mm256_setzero_si256())));
+        const __m256i on = _mm256_cmpgt_epi32(f, _mm256_setzero_si256());
+        const uint32_t m = (uint32_t)_mm256_movemask_ps(_mm256_castsi256_ps(on));
         if (m == 0u) {
             continue;
         }
