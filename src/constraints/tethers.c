@@ -812,7 +812,9 @@ static void exact_lane(const lanes *b, cloth_particles *pt, uint32_t j)
     constrain_exact(pt, b->index[j], pin, rest, b->scale);
 }
 
-static void lanes_flush(lanes *b, cloth_particles *pt)
+/* The grid path's pins and rest distances, then the float solve, of the
+ * batch's lanes at its vector level. */
+static void fill_and_solve(lanes *b)
 {
     if (b->grid != NULL) {
         grid_fill(b);
@@ -828,6 +830,11 @@ static void lanes_flush(lanes *b, cloth_particles *pt)
 #else
     solve_plain(b);
 #endif
+}
+
+static void lanes_flush(lanes *b, cloth_particles *pt)
+{
+    fill_and_solve(b);
     for (uint32_t j = 0; j < b->n; ++j) {
         const uint32_t i = b->index[j];
         if (b->exact[j] != 0) {
@@ -1170,17 +1177,20 @@ CLOTH_TARGET_AVX512 static bool flag_avx512(const cloth_particles *pt, const gri
 #endif
 
 #if CLOTH_TARGET_X86
-/* The batch loops are vectorised with a scalar tail: the lanes up to a
- * multiple of 16 become particles at the origin, on row and column 0,
- * which the loops solve and nothing writes back. */
-static void pad_lanes(lanes *b)
+/* fill_and_solve() over whole vectors: its loops are vectorised with a
+ * scalar tail, so the lanes up to a multiple of 16 become particles at the
+ * origin, on row and column 0, which the loops solve and nothing writes
+ * back. */
+static void solve_padded(lanes *b)
 {
-    const uint32_t padded = (b->n + 15u) & ~15u;
-    for (uint32_t j = b->n; j < padded; ++j) {
+    const uint32_t n = b->n, padded = (n + 15u) & ~15u;
+    for (uint32_t j = n; j < padded; ++j) {
         b->x[j] = b->y[j] = b->z[j] = b->vx[j] = b->vy[j] = b->vz[j] = 0.0f;
         b->row[j] = b->col[j] = 0.0;
     }
     b->n = padded;
+    fill_and_solve(b);
+    b->n = n;
 }
 
 /* The lanes of the first n that the float batch left to the exact path
@@ -1210,10 +1220,7 @@ static void finish_exact(lanes *b, cloth_particles *pt, uint32_t n)
 CLOTH_TARGET_AVX512 static void grid_flush_avx512(lanes *b, cloth_particles *pt)
 {
     const uint32_t n = b->n;
-    pad_lanes(b);
-    grid_fill_avx512(b);
-    solve_avx512(b);
-    b->n = n;
+    solve_padded(b);
     float *const to[6] = {pt->x, pt->y, pt->z, pt->vx, pt->vy, pt->vz};
     const float *const from[6] = {b->x, b->y, b->z, b->vx, b->vy, b->vz};
     uint32_t off = 0u; /* the group's first lane */
@@ -1287,10 +1294,7 @@ CLOTH_TARGET_AVX2 static void group_perms8(uint32_t m, __m256i *pick, __m256i *p
 CLOTH_TARGET_AVX2 static void grid_flush_avx2(lanes *b, cloth_particles *pt)
 {
     const uint32_t n = b->n;
-    pad_lanes(b);
-    grid_fill_avx2(b);
-    solve_avx2(b);
-    b->n = n;
+    solve_padded(b);
     float *const to[6] = {pt->x, pt->y, pt->z, pt->vx, pt->vy, pt->vz};
     const float *const from[6] = {b->x, b->y, b->z, b->vx, b->vy, b->vz};
     uint32_t off = 0u; /* the group's first lane */
