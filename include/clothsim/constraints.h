@@ -109,7 +109,7 @@ typedef enum cloth_tether_schedule {
      * 1.03, limit 0.05) a 128 x 128 step at the same 6 substeps and 2
      * passes takes about 19 % less time and ends with less stretch, and a
      * 512 x 512 one meets the same stretch bar with 16 substeps and 5
-     * passes instead of 24 and 8 (docs/integrators.md). Not for ::CLOTH_INTEGRATOR_SEMIRIGID, whose
+     * passes instead of 24 and 8 (docs/performance.md). Not for ::CLOTH_INTEGRATOR_SEMIRIGID, whose
      * finishing pass then leaves particles up to about 5 % past their
      * tethers on a cloth hung from two corners (0.5 % with the default).
      */
@@ -190,7 +190,7 @@ CLOTH_API cloth_status cloth_get_tether_schedule(const cloth_t *cloth, cloth_tet
  *   the same to the bit at any thread count and on every vector level.
  *   (The order leaves a pass's largest error on the first row of each even
  *   block, which the row above pulls back after the block has been solved;
- *   blocks of at least 16 rows keep such rows few; docs/integrators.md.)
+ *   blocks of at least 16 rows keep such rows few; docs/performance.md.)
  * - Cost: a grid pass tests every spring's squared length, 8 or 16 springs
  *   at once where the CPU has AVX2 or AVX-512, and shortens those it finds
  *   too long, as many at once. With its levels, a pass on a 128 x 128 XPBD
@@ -227,7 +227,7 @@ CLOTH_API cloth_status cloth_get_strain_limit(const cloth_t *cloth, float *max_s
  * after those are fine passes only. The levels carry a correction across
  * the cloth, and on a 128 x 128 grid a sweep of them costs about three fine
  * passes; once they have carried it, what is left is local and fine passes
- * take it out for less. On the drape bench (docs/integrators.md) one sweep
+ * take it out for less. On the drape bench (docs/performance.md) one sweep
  * in 3 passes at N = 128, and one in 2 passes at N = 64, meet the stretch
  * bar in 7 % and 15 % less time than a sweep in every pass; from N = 256
  * every pass needs its sweep.

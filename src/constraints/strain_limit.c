@@ -46,7 +46,7 @@ static bool limited(cloth_spring_type type)
  * odd block above pulls it back and stretches the spring below it, and
  * longer blocks have fewer such rows. At 8 rows (N = 128) they held the
  * drape's worst spring; 16 rows let drape-128 drop a limit pass and
- * drape-64 a substep (docs/integrators.md). The number of blocks still
+ * drape-64 a substep (docs/performance.md). The number of blocks still
  * depends on the grid only, so the bits do not change with the threads;
  * from 241 rows up this is cloth_grid_block_rows() itself. */
 static uint32_t fine_block_rows(uint32_t rows)
