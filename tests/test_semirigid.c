@@ -26,6 +26,10 @@
  *     energy must drain with the damping (it used to keep swinging, fed by
  *     velocities that the row-then-column projection left pushing against
  *     the links) and the cloth must stay mirror symmetric.
+ *  G. A moving sphere: a 16 x 16 curtain hanging from its top row, a sphere
+ *     the host moves back and forth through it each frame. No free particle
+ *     may end a step inside the sphere (colliders.h), while the warp links
+ *     stay at their rest length.
  *
  * Tolerance for lengths: relative 1e-4 of the rest length (5e-6 m for the
  * 0.05 m spacing used here), stricter than issue 3's 1e-4 m. Each particle is
@@ -461,6 +465,80 @@ static void two_corners(void)
     cloth_destroy(cloth);
 }
 
+/* ---- G. a moving sphere ------------------------------------------------ */
+
+static void moving_sphere(void)
+{
+    enum { N = 16 };
+    static float pos[3 * N * N];
+    const float radius = 0.2f, dt = 1.0f / 60.0f;
+    const uint32_t frames = 240u;
+    float centre[3] = {0.4f, -0.6f, 0.15f};
+    cloth_collider_id id = 0;
+    cloth_grid_desc desc;
+    cloth_t *cloth = NULL;
+    double deepest = 0.0, worst = 0.0;
+    uint32_t deepest_frame = 0u, deepest_particle = 0u, touching = 0u;
+    /* the defaults: spacing 0.05 m, origin at 0, rows along +x */
+    cloth_grid_desc_init(&desc);
+    desc.rows = N;
+    desc.cols = N;
+    desc.v_axis[0] = 0.0f;
+    desc.v_axis[1] = -1.0f;
+    desc.v_axis[2] = 0.0f;
+    CHECK_OK(cloth_create_grid(&desc, &cloth));
+    if (cloth == NULL) {
+        return;
+    }
+    for (uint32_t c = 0; c < N; ++c) {
+        CHECK_OK(cloth_pin(cloth, c, NULL));
+    }
+    CHECK_OK(cloth_set_integrator(cloth, CLOTH_INTEGRATOR_SEMIRIGID));
+    CHECK_OK(cloth_add_sphere(cloth, centre, radius, &id));
+    for (uint32_t f = 0; f < frames; ++f) {
+        /* through the curtain's plane and back, up to 0.25 m from where it
+         * started, at most 0.75 m/s: 0.8 mm per substep */
+        centre[2] = 0.15f - 0.25f * sinf(0.05f * (float)f);
+        CHECK_OK(cloth_set_collider_transform(cloth, id, centre, NULL));
+        CHECK_OK(cloth_step(cloth, dt));
+        CHECK_OK(cloth_get_positions(cloth, pos, 0));
+        /* the sphere ends the step where the host sent it */
+        for (uint32_t i = N; i < (uint32_t)(N * N); ++i) {
+            const double dx = (double)pos[3 * i] - (double)centre[0], dy = (double)pos[3 * i + 1] - (double)centre[1],
+                         dz = (double)pos[3 * i + 2] - (double)centre[2];
+            const double depth = (double)radius - sqrt(dx * dx + dy * dy + dz * dz); /* thickness 0 */
+            if (depth > deepest || !(depth == depth)) {
+                deepest = depth == depth ? depth : HUGE_VAL;
+                deepest_frame = f;
+                deepest_particle = i;
+            }
+            touching += depth > -1e-5 ? 1u : 0u;
+            const double e = fabs(dist3(pos, i - N, i) - (double)desc.spacing) / (double)desc.spacing;
+            if (e > worst || !(e == e)) {
+                worst = e == e ? e : HUGE_VAL;
+            }
+        }
+    }
+    printf("G: moving sphere, %u steps: deepest penetration %.3e m (frame %u, particle %u), worst warp length "
+           "error %.3e of rest, %u particle-steps in contact\n",
+           (unsigned)frames, deepest, (unsigned)deepest_frame, (unsigned)deepest_particle, worst, (unsigned)touching);
+    /*
+     * Every other integrator ends these steps with particles inside by at
+     * most 5e-8 m: the collider puts a particle at the radius from the
+     * centre in float, and coordinates below 1 m are rounded to 6e-8 m.
+     * Allow 1e-6 m, 5e-6 of the radius and some 16 such roundings: the
+     * contact must hold up to rounding, not nearly. The hard case is a
+     * corner folded over so that its warp link points almost straight into
+     * the sphere, where pushing out and restoring the length undo each other.
+     */
+    CHECK(deepest <= 1e-6);
+    /* and the warp links are kept as in A to F */
+    CHECK(worst <= REL_TOL);
+    /* the sphere did sweep through the cloth */
+    CHECK(touching > 0u);
+    cloth_destroy(cloth);
+}
+
 int main(void)
 {
     windy();
@@ -469,5 +547,6 @@ int main(void)
     hangs_straight();
     energy();
     two_corners();
+    moving_sphere();
     return test_finish("test_semirigid");
 }

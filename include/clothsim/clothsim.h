@@ -188,7 +188,9 @@ CLOTH_API cloth_status cloth_set_iterations(cloth_t *cloth, uint32_t iterations)
  *   above, exactly. After the colliders the warp pass runs again with each
  *   particle's contacts resolved in it, so warp links end every step at their
  *   rest length to float precision, with wind, collisions and moving pins.
- *   No iterative solve for positions, O(particles). Made for curtains: pin
+ *   A particle a collider touches is put where it is both outside the
+ *   collider and at the rest length; where both cannot hold (a pin inside a
+ *   collider), contact wins and the link stretches. No iterative solve for positions, O(particles). Made for curtains: pin
  *   the top row (row 0). A column whose top is free is still a rigid chain,
  *   held up only by the weft links. A cloth hung from two corners comes to
  *   rest, but its top row, a chain between the pins at its full length,

@@ -15,9 +15,12 @@
  *   warp      each column from row 0 down: (r + 1, c) is put at the rest length
  *             below (r, c), a chain of rigid links hanging from its top (the
  *             "complex pendulum")
- *   finish    after the colliders: the warp pass again, each particle pushed
- *             out of the colliders and put back at the rest length from the
- *             one above, so warp lengths hold exactly and contacts nearly
+ *   finish    after the colliders: the warp pass again, each particle that
+ *             touches a collider put where it is both outside it and at the
+ *             rest length from the one above (on the circle where the sphere
+ *             of the link meets the contact's tangent plane), so warp lengths
+ *             and contacts both hold; where they cannot (a pin inside a
+ *             collider), contact wins
  *
  * The warp pass comes after the weft pass because a weft pass after it would
  * undo the warp lengths. Velocities are not taken from the position change:
@@ -34,6 +37,7 @@
  */
 #include "cloth_internal.h"
 
+#include <float.h>
 #include <string.h>
 
 /* Scratch arrays, one float per particle. A link is stored at its far
@@ -465,9 +469,100 @@ static cloth_status semirigid_step(void *user, void *state, const cloth_step_vie
     return CLOTH_OK;
 }
 
+/* A move of the colliders shorter than this many roundings of the largest
+ * coordinate (or of the rest length, if larger) gives no direction: it is a
+ * particle found inside the surface by a rounding and put back on it, each
+ * coordinate off by up to a rounding. */
+#define CONTACT_NOISE_ULPS 2.0f
+
+/*
+ * Contact and warp length together for particle j hanging from i. The
+ * colliders have just moved j from `before` (at or near the rest length
+ * from i) to their surface. The move is along the surface's normal n (to
+ * the nearest point of the surface), so j belongs where the sphere of
+ * radius `rest` about i meets the surface's tangent plane: it goes to the
+ * point of that sphere on the plane's outer side nearest to where the
+ * colliders put it. A convex
+ * collider lies wholly on the plane's inner side, so j is then outside it
+ * and at the rest length at once. (Alternating the push-out with `place`
+ * instead converges slowly when the link points almost straight into the
+ * surface, the sphere and the surface then meeting at a shallow angle, and
+ * a few rounds of it leave j inside.)
+ *
+ * j stays where the colliders put it, contact winning over the length, when
+ * the move is too short to give a normal (CONTACT_NOISE_ULPS; the length is
+ * then off by as little), and when the plane is out of the link's reach, i
+ * more than `rest` on its inner side: i itself inside a collider (a pin), or
+ * a surface curved more tightly than the link is long.
+ */
+static void place_on_contact(const cloth_step_view *s, float *const *a, uint32_t i, uint32_t j, float rest,
+                             const float before[3])
+{
+    const float px = s->x[j], py = s->y[j], pz = s->z[j];
+    const float mx = px - before[0], my = py - before[1], mz = pz - before[2];
+    const float move2 = mx * mx + my * my + mz * mz;
+    const float scale = fmaxf(fmaxf(fabsf(px), fabsf(py)), fmaxf(fabsf(pz), rest));
+    const float noise = CONTACT_NOISE_ULPS * FLT_EPSILON * scale;
+    if (!(move2 > noise * noise)) {
+        return; /* also NaN: left for the step's finite check */
+    }
+    const float inv = 1.0f / sqrtf(move2);
+    const float nx = mx * inv, ny = my * inv, nz = mz * inv;
+    float q[3];
+    placed(s, a, i, j, rest, q);
+    if ((q[0] - px) * nx + (q[1] - py) * ny + (q[2] - pz) * nz >= 0.0f) {
+        s->x[j] = q[0]; /* the length alone keeps j on the outer side */
+        s->y[j] = q[1];
+        s->z[j] = q[2];
+        return;
+    }
+    /* the plane's height above i, and the circle it cuts from the sphere */
+    const float h = (px - s->x[i]) * nx + (py - s->y[i]) * ny + (pz - s->z[i]) * nz;
+    if (!(h < rest) || !(h > -rest)) {
+        return;
+    }
+    const float ox = s->x[i] + h * nx, oy = s->y[i] + h * ny, oz = s->z[i] + h * nz;
+    const float rho = sqrtf((rest - h) * (rest + h));
+    /* toward where j is, along the plane */
+    float ux = px - ox, uy = py - oy, uz = pz - oz;
+    float un = ux * nx + uy * ny + uz * nz;
+    ux -= un * nx;
+    uy -= un * ny;
+    uz -= un * nz;
+    float u2 = ux * ux + uy * uy + uz * uz;
+    if (!(u2 > 0.0f)) {
+        /* j straight along the normal from the circle's centre: every point
+         * of the circle is as near; take the link's direction at the start
+         * of the substep, along the plane */
+        ux = a[X0][j] - a[X0][i];
+        uy = a[Y0][j] - a[Y0][i];
+        uz = a[Z0][j] - a[Z0][i];
+        un = ux * nx + uy * ny + uz * nz;
+        ux -= un * nx;
+        uy -= un * ny;
+        uz -= un * nz;
+        u2 = ux * ux + uy * uy + uz * uz;
+        if (!(u2 > 0.0f)) {
+            return;
+        }
+    }
+    const float k = rho / sqrtf(u2);
+    s->x[j] = ox + ux * k;
+    s->y[j] = oy + uy * k;
+    s->z[j] = oz + uz * k;
+}
+
 /* After the colliders: the warp chain again, each particle's contacts
- * resolved inside it, alternating a few times between contact and length;
- * the last word is the length. */
+ * resolved inside it. A particle the colliders do not touch is put at the
+ * rest length from the one above, as in semirigid_step; one they touch is
+ * put where it is both outside them and at the rest length
+ * (place_on_contact), three times over: the first move also holds
+ * friction's take-back of the slide, which tilts it off the normal, and the
+ * tangent plane of a curved or non-convex surface is only nearly the
+ * surface. The last word is the colliders', as for every integrator
+ * (colliders.h): after place_on_contact they move a particle by a rounding
+ * if at all, and one that cannot be both outside and at the rest length
+ * ends outside. */
 static cloth_status semirigid_finish(void *user, void *state, const cloth_step_view *s)
 {
     (void)user;
@@ -483,9 +578,19 @@ static cloth_status semirigid_finish(void *user, void *state, const cloth_step_v
             continue;
         }
         place(s, a, i, j, rest);
+        bool touched = false;
         for (int round = 0; round < 3; ++round) {
+            const float before[3] = {s->x[j], s->y[j], s->z[j]};
             s->collide_particle(s->collide_ctx, j);
-            place(s, a, i, j, rest);
+            if (s->x[j] != before[0] || s->y[j] != before[1] || s->z[j] != before[2]) {
+                touched = true;
+                place_on_contact(s, a, i, j, rest, before);
+            } else if (!touched) {
+                place(s, a, i, j, rest); /* no contact: the warp pass as in semirigid_step */
+            }
+        }
+        if (touched) {
+            s->collide_particle(s->collide_ctx, j);
         }
     }
     return CLOTH_OK;
