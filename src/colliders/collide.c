@@ -40,8 +40,10 @@ void cloth_colliders_begin_substep(cloth_t *cloth, uint32_t substep, uint32_t su
 }
 
 /* The particle takes the surface's normal velocity when it was moving into
- * the surface; friction acts on the velocity relative to the surface. */
-static void resolve(cloth_t *cloth, uint32_t i, const float x[3], const float n[3], const float vs[3],
+ * the surface; friction acts on the velocity relative to the surface.
+ * Returns whether friction's take-back moved the particle off `x`, along
+ * the tangent plane there. */
+static bool resolve(cloth_t *cloth, uint32_t i, const float x[3], const float n[3], const float vs[3],
                     float friction)
 {
     cloth_particles *p = &cloth->p;
@@ -51,7 +53,7 @@ static void resolve(cloth_t *cloth, uint32_t i, const float x[3], const float n[
     const float r[3] = {p->vx[i] - vs[0], p->vy[i] - vs[1], p->vz[i] - vs[2]};
     const float vn = cloth_dot3(r, n);
     if (vn >= 0.0f) {
-        return; /* already leaving the surface */
+        return false; /* already leaving the surface */
     }
     const float t[3] = {r[0] - vn * n[0], r[1] - vn * n[1], r[2] - vn * n[2]};
     float keep = 1.0f;
@@ -73,16 +75,38 @@ static void resolve(cloth_t *cloth, uint32_t i, const float x[3], const float n[
     p->vx[i] = vs[0] + t[0] * keep;
     p->vy[i] = vs[1] + t[1] * keep;
     p->vz[i] = vs[2] + t[2] * keep;
+    return friction > 0.0f;
+}
+
+/* Particle i in the collider's frame: the transpose of the rotation. */
+static void to_frame(const cloth_t *cloth, const cloth_collider *c, uint32_t i, float local[3])
+{
+    const float *m = c->m;
+    const float d[3] = {cloth->p.x[i] - c->at.p[0], cloth->p.y[i] - c->at.p[1], cloth->p.z[i] - c->at.p[2]};
+    local[0] = m[0] * d[0] + m[3] * d[1] + m[6] * d[2];
+    local[1] = m[1] * d[0] + m[4] * d[1] + m[7] * d[2];
+    local[2] = m[2] * d[0] + m[5] * d[1] + m[8] * d[2];
+}
+
+/* Whether a move along the tangent plane at a point of the shape's grown
+ * surface can enter the shape. It cannot for a convex shape (sphere, plane,
+ * ellipsoid, capsule, cylinder, each grown by its thickness) given the
+ * surface's own normal there: the tangent plane has the whole shape on one
+ * side. The torus is not convex: on the inner half of the ring the surface
+ * is a saddle; around the axis it bends toward the hole, so its tangent
+ * plane runs into the solid, and a move of length s around the axis from a
+ * point at distance rho from it ends up to s^2 / (2 rho) inside. */
+static bool tangent_can_enter(cloth_collider_kind kind)
+{
+    return kind == CLOTH_COLLIDER_TORUS;
 }
 
 /* Whether the collider touched particle i. */
 static bool collide(cloth_t *cloth, const cloth_collider *c, cloth_shape_fn shape, uint32_t i)
 {
     const float *m = c->m;
-    const float d[3] = {cloth->p.x[i] - c->at.p[0], cloth->p.y[i] - c->at.p[1], cloth->p.z[i] - c->at.p[2]};
-    /* into the frame with the transpose of the rotation */
-    const float local[3] = {m[0] * d[0] + m[3] * d[1] + m[6] * d[2], m[1] * d[0] + m[4] * d[1] + m[7] * d[2],
-                            m[2] * d[0] + m[5] * d[1] + m[8] * d[2]};
+    float local[3];
+    to_frame(cloth, c, i, local);
     float out[3], nl[3];
     if (!shape(c, local, out, nl)) {
         return false;
@@ -97,7 +121,21 @@ static bool collide(cloth_t *cloth, const cloth_collider *c, cloth_shape_fn shap
     vs[0] = c->v[0] + c->w[1] * arm[2] - c->w[2] * arm[1];
     vs[1] = c->v[1] + c->w[2] * arm[0] - c->w[0] * arm[2];
     vs[2] = c->v[2] + c->w[0] * arm[1] - c->w[1] * arm[0];
-    resolve(cloth, i, x, n, vs, c->friction);
+    if (resolve(cloth, i, x, n, vs, c->friction) && tangent_can_enter(c->kind)) {
+        /* Friction took the particle back along the tangent plane at x,
+         * which on a saddle can end inside: ask the shape again and, if it
+         * is inside, put it on the nearest point of the grown surface (the
+         * shape's answer is exact, so once is enough). Only the position
+         * moves: the velocity resolve() left has no part into the surface
+         * at x, and the normal there and here differ by the small angle
+         * the take-back subtends at the centre of curvature. */
+        to_frame(cloth, c, i, local);
+        if (shape(c, local, out, nl)) {
+            cloth->p.x[i] = c->at.p[0] + (m[0] * out[0] + m[1] * out[1] + m[2] * out[2]);
+            cloth->p.y[i] = c->at.p[1] + (m[3] * out[0] + m[4] * out[1] + m[5] * out[2]);
+            cloth->p.z[i] = c->at.p[2] + (m[6] * out[0] + m[7] * out[1] + m[8] * out[2]);
+        }
+    }
     return true;
 }
 

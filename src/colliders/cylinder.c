@@ -66,13 +66,18 @@ bool cloth_shape_cylinder(const cloth_collider *c, const float p[3], float out[3
         }
         return true;
     }
+    /* Outside: the nearest point of the solid, (hc, rc) in the (e, u)
+     * plane, is on a cap's disc, on the side or on a rim. The offset from it
+     * is taken in that plane, (rho - rc, h - hc), not as p minus the point in
+     * space: off the rims one of its parts is exactly 0, so a cap's normal
+     * is exactly -e or e and the side's u. A particle that got deep into the
+     * thickness can be 1e-5 m or less from a cap, where the rounding of a
+     * subtraction in space (1e-8 m) would tilt the normal by 1e-3 rad or
+     * more, and friction's take-back along the tilted tangent plane would
+     * end inside the grown cap. */
     const float hc = fminf(fmaxf(h, 0.0f), len), rc = fminf(rho, r);
-    float near[3], d[3];
-    for (int k = 0; k < 3; ++k) {
-        near[k] = hc * e[k] + rc * u[k];
-        d[k] = p[k] - near[k];
-    }
-    const float d2 = cloth_dot3(d, d);
+    const float dr = rho - rc, dh = h - hc;
+    const float d2 = dr * dr + dh * dh;
     if (!(d2 < th * th)) {
         return false;
     }
@@ -80,9 +85,10 @@ bool cloth_shape_cylinder(const cloth_collider *c, const float p[3], float out[3
     if (!(dist > 0.0f)) {
         return false; /* on the surface to rounding; the inside branch owns it */
     }
+    const float nu = dr / dist, ne = dh / dist;
     for (int k = 0; k < 3; ++k) {
-        n[k] = d[k] / dist;
-        out[k] = near[k] + th * n[k];
+        n[k] = nu * u[k] + ne * e[k];
+        out[k] = hc * e[k] + rc * u[k] + th * n[k];
     }
     return true;
 }
