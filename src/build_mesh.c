@@ -7,6 +7,7 @@
  * only on the input.
  */
 #include "cloth_internal.h"
+#include "platform/stride.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -29,15 +30,54 @@ static int compare_half_edges(const void *pa, const void *pb)
     return x->tri < y->tri ? -1 : (x->tri > y->tri ? 1 : 0);
 }
 
+/* The desc's arrays are the host's and may sit at any byte address: every
+ * read is a memcpy, which the compiler makes a plain load. */
 static void load_position(const cloth_mesh_desc *d, size_t stride, uint32_t i, float out[3])
 {
     memcpy(out, (const unsigned char *)d->positions + (size_t)i * stride, 3u * sizeof(float));
 }
 
+static void load_triangle(const cloth_mesh_desc *d, uint32_t t, uint32_t out[3])
+{
+    memcpy(out, (const unsigned char *)d->triangles + (size_t)t * 3u * sizeof(uint32_t), 3u * sizeof(uint32_t));
+}
+
+static float load_float(const float *array, uint32_t i)
+{
+    float v;
+    memcpy(&v, (const unsigned char *)array + (size_t)i * sizeof(float), sizeof v);
+    return v;
+}
+
+/* |b - a| in double, where squaring float coordinates neither overflows
+ * nor underflows (in float a length of 1e20 m squares to inf and one of
+ * 1e-23 m to 0). */
+static double dist3(const float a[3], const float b[3])
+{
+    const double dx = (double)b[0] - (double)a[0], dy = (double)b[1] - (double)a[1],
+                 dz = (double)b[2] - (double)a[2];
+    return sqrt(dx * dx + dy * dy + dz * dz);
+}
+
+static double dist_d(const cloth_particles *p, uint32_t i, uint32_t j)
+{
+    const float a[3] = {p->x[i], p->y[i], p->z[i]}, b[3] = {p->x[j], p->y[j], p->z[j]};
+    return dist3(a, b);
+}
+
+/* A spring's rest length: the length the solvers measure, with their float
+ * operations, so that a mesh at rest exerts no force at all. Used only on
+ * lengths dist3() has found within [CLOTH_REST_MIN, CLOTH_REST_MAX], where the float
+ * squares neither overflow nor underflow. */
 static float dist(const cloth_particles *p, uint32_t i, uint32_t j)
 {
     float dx = p->x[j] - p->x[i], dy = p->y[j] - p->y[i], dz = p->z[j] - p->z[i];
     return sqrtf(dx * dx + dy * dy + dz * dz);
+}
+
+static bool rest_ok(double rest)
+{
+    return rest >= CLOTH_REST_MIN && rest <= CLOTH_REST_MAX;
 }
 
 static cloth_status validate(const cloth_mesh_desc *d, size_t *stride)
@@ -46,8 +86,8 @@ static cloth_status validate(const cloth_mesh_desc *d, size_t *stride)
         d->vertex_count > CLOTH_MAX_PARTICLES || d->triangle_count > (1u << 28)) {
         return CLOTH_ERR_INVALID_ARGUMENT;
     }
-    *stride = d->position_stride == 0u ? 3u * sizeof(float) : d->position_stride;
-    if (*stride < 3u * sizeof(float) || *stride % sizeof(float) != 0u) {
+    *stride = d->position_stride;
+    if (!cloth_stride_ok(stride, d->vertex_count, 3u * sizeof(float))) {
         return CLOTH_ERR_INVALID_ARGUMENT;
     }
     if (d->masses != NULL && d->inverse_masses != NULL) {
@@ -63,15 +103,19 @@ static cloth_status validate(const cloth_mesh_desc *d, size_t *stride)
         if (!cloth_finite3(v)) {
             return CLOTH_ERR_INVALID_ARGUMENT;
         }
-        if (d->masses != NULL && !cloth_mass_ok(d->masses[i])) {
+        if (d->masses != NULL && !cloth_mass_ok(load_float(d->masses, i))) {
             return CLOTH_ERR_INVALID_ARGUMENT;
         }
-        if (d->inverse_masses != NULL && !(d->inverse_masses[i] >= 0.0f && isfinite(d->inverse_masses[i]))) {
-            return CLOTH_ERR_INVALID_ARGUMENT;
+        if (d->inverse_masses != NULL) {
+            const float w = load_float(d->inverse_masses, i);
+            if (!(w >= 0.0f && isfinite(w))) {
+                return CLOTH_ERR_INVALID_ARGUMENT;
+            }
         }
     }
     for (uint32_t t = 0; t < d->triangle_count; ++t) {
-        const uint32_t *v = d->triangles + 3u * t;
+        uint32_t v[3];
+        load_triangle(d, t, v);
         if (v[0] >= d->vertex_count || v[1] >= d->vertex_count || v[2] >= d->vertex_count || v[0] == v[1] ||
             v[1] == v[2] || v[0] == v[2]) {
             return CLOTH_ERR_INVALID_ARGUMENT;
@@ -80,6 +124,11 @@ static cloth_status validate(const cloth_mesh_desc *d, size_t *stride)
         load_position(d, *stride, v[0], p0);
         load_position(d, *stride, v[1], p1);
         load_position(d, *stride, v[2], p2);
+        /* every edge is a spring: its rest length must be one the solvers
+         * can work with (coincident vertices give 0 and are refused here) */
+        if (!rest_ok(dist3(p0, p1)) || !rest_ok(dist3(p1, p2)) || !rest_ok(dist3(p2, p0))) {
+            return CLOTH_ERR_INVALID_ARGUMENT;
+        }
         double e1[3], e2[3];
         for (int k = 0; k < 3; ++k) {
             e1[k] = (double)p1[k] - (double)p0[k];
@@ -116,8 +165,13 @@ typedef struct spring_rec {
 } spring_rec;
 
 /* Walk the sorted half-edges once: one spring per unique edge, one bend
- * spring per edge with exactly two triangles. */
-static uint32_t collect_springs(const cloth_particles *p, const half_edge *he, uint32_t n, spring_rec *out)
+ * spring per edge with exactly two triangles. The edges' lengths were
+ * checked by validate(); a bend spring joins two vertices no triangle
+ * joins, so its length is checked here: none is made where they are closer
+ * than CLOTH_REST_MIN (folded onto each other, no direction to pull along, as
+ * when they coincide), and one longer than CLOTH_REST_MAX refuses the mesh. */
+static cloth_status collect_springs(const cloth_particles *p, const half_edge *he, uint32_t n, spring_rec *out,
+                                    uint32_t *out_count)
 {
     uint32_t count = 0;
     for (uint32_t k = 0; k < n;) {
@@ -131,14 +185,18 @@ static uint32_t collect_springs(const cloth_particles *p, const half_edge *he, u
                                     diagonal ? CLOTH_SPRING_SHEAR : CLOTH_SPRING_STRUCTURAL};
         if (end - k == 2u && he[k].opposite != he[k + 1u].opposite) {
             uint32_t i = he[k].opposite, j = he[k + 1u].opposite;
-            float rest = dist(p, i, j);
-            if (rest > 0.0f) {
-                out[count++] = (spring_rec){i < j ? i : j, i < j ? j : i, rest, CLOTH_SPRING_BEND};
+            const double length = dist_d(p, i, j);
+            if (length > CLOTH_REST_MAX) {
+                return CLOTH_ERR_INVALID_ARGUMENT;
+            }
+            if (length >= CLOTH_REST_MIN) {
+                out[count++] = (spring_rec){i < j ? i : j, i < j ? j : i, dist(p, i, j), CLOTH_SPRING_BEND};
             }
         }
         k = end;
     }
-    return count;
+    *out_count = count;
+    return CLOTH_OK;
 }
 
 static cloth_status store_springs(cloth_t *cloth, const spring_rec *recs, uint32_t n)
@@ -175,14 +233,19 @@ static cloth_status build_springs(cloth_t *cloth, const cloth_mesh_desc *d)
     cloth_status s = CLOTH_ERR_OUT_OF_MEMORY;
     if (he != NULL && recs != NULL) {
         for (uint32_t t = 0; t < d->triangle_count; ++t) {
-            const uint32_t *v = d->triangles + 3u * t;
+            uint32_t v[3];
+            load_triangle(d, t, v);
             for (uint32_t k = 0; k < 3u; ++k) {
                 uint32_t a = v[k], b = v[(k + 1u) % 3u];
                 he[3u * t + k] = (half_edge){a < b ? a : b, a < b ? b : a, v[(k + 2u) % 3u], t};
             }
         }
         qsort(he, n_he, sizeof *he, compare_half_edges);
-        s = store_springs(cloth, recs, collect_springs(&cloth->p, he, n_he, recs));
+        uint32_t n_springs = 0u;
+        s = collect_springs(&cloth->p, he, n_he, recs, &n_springs);
+        if (s == CLOTH_OK) {
+            s = store_springs(cloth, recs, n_springs);
+        }
     }
     cloth_mem_free(&cloth->alloc, he, he_bytes);
     cloth_mem_free(&cloth->alloc, recs, rec_bytes);
@@ -207,9 +270,9 @@ cloth_status cloth_build_mesh(cloth_t *cloth, const cloth_mesh_desc *d)
         cloth->p.y[i] = v[1];
         cloth->p.z[i] = v[2];
         if (d->inverse_masses != NULL) {
-            cloth->p.w[i] = d->inverse_masses[i];
+            cloth->p.w[i] = load_float(d->inverse_masses, i);
         } else {
-            cloth->p.w[i] = 1.0f / (d->masses != NULL ? d->masses[i] : d->particle_mass);
+            cloth->p.w[i] = 1.0f / (d->masses != NULL ? load_float(d->masses, i) : d->particle_mass);
         }
     }
     const size_t tri_bytes = (size_t)d->triangle_count * 3u * sizeof(uint32_t);

@@ -5,7 +5,9 @@
  * buffers. See smooth.h for the contract.
  */
 #include "cloth_internal.h"
+#include "platform/stride.h"
 
+#include <float.h>
 #include <string.h>
 
 /* Weights of the four control points i-1, i, i+1, i+2 along one direction at
@@ -15,6 +17,7 @@ typedef struct smooth_weights {
     uint32_t idx[4];
     float w[4];
     float dw[4];
+    uint32_t near; /* the slot of the patch corner nearer to t: 1 (t < 1/2) or 2 */
 } smooth_weights;
 
 /* Catmull-Rom basis (tension 1/2) and its derivative. At t = 0 and t = 1 the
@@ -85,16 +88,8 @@ static void line_weights(uint32_t k, uint32_t level, uint32_t n, const float *w_
     }
     memcpy(s->w, w_table + 4u * j, sizeof s->w);
     memcpy(s->dw, dw_table + 4u * j, sizeof s->dw);
+    s->near = 2u * j < level ? 1u : 2u;
     fold_border(patch, n, s);
-}
-
-static bool stride_ok(size_t *stride_bytes)
-{
-    if (*stride_bytes == 0u) {
-        *stride_bytes = 3u * sizeof(float);
-        return true;
-    }
-    return *stride_bytes >= 3u * sizeof(float) && *stride_bytes % sizeof(float) == 0u;
 }
 
 /* Shared validation; fills the output grid's size on success. */
@@ -140,32 +135,115 @@ cloth_status cloth_smooth_counts(const cloth_t *cloth, uint32_t level, uint32_t 
     return CLOTH_OK;
 }
 
+/* Through memcpy: the host's index buffer may sit at any byte address. */
 static void write_triangles(uint32_t rows, uint32_t cols, uint32_t *dst)
 {
+    unsigned char *out = (unsigned char *)dst;
     for (uint32_t r = 0; r + 1u < rows; ++r) {
         for (uint32_t c = 0; c + 1u < cols; ++c) {
             const uint32_t i = r * cols + c;
-            dst[0] = i;
-            dst[1] = i + cols;
-            dst[2] = i + 1u;
-            dst[3] = i + 1u;
-            dst[4] = i + cols;
-            dst[5] = i + cols + 1u;
-            dst += 6;
+            const uint32_t quad[6] = {i, i + cols, i + 1u, i + 1u, i + cols, i + cols + 1u};
+            memcpy(out, quad, sizeof quad);
+            out += sizeof quad;
         }
+    }
+}
+
+/* One vertex of the surface: the position P and the partial derivatives
+ * dP/drow, dP/dcol, in double, relative to the patch corner `ref` nearest
+ * to it: P = ref + sum wr wc (X - ref). Then
+ *  - no product overflows, for any finite particles (a cloth spanning
+ *    -FLT_MAX .. FLT_MAX included), where float sums of w X at X ~ FLT_MAX
+ *    gave inf - inf = NaN;
+ *  - the weights, whose sums are 1 and 0 only to float precision, scale
+ *    offsets within the patch, not distances from the origin, so a flat
+ *    cloth far away stays flat and its tangents clean;
+ *  - a patch corner is still the particle bit for bit: there every weight
+ *    is 0 but one, which is 1, on ref itself, so the sum is exactly 0.
+ * Row by row: first the three column sums of the row, then the row's
+ * contribution to the three results. */
+static void eval_vertex(const cloth_t *cloth, const smooth_weights *wr, const smooth_weights *wc, double p[3],
+                        double dr[3], double dc[3])
+{
+    const float *px = cloth->p.x, *py = cloth->p.y, *pz = cloth->p.z;
+    const uint32_t pcols = cloth->cols;
+    const uint32_t ref = wr->idx[wr->near] * pcols + wc->idx[wc->near];
+    const double rx = (double)px[ref], ry = (double)py[ref], rz = (double)pz[ref];
+    for (int k = 0; k < 3; ++k) {
+        p[k] = dr[k] = dc[k] = 0.0;
+    }
+    for (int a = 0; a < 4; ++a) {
+        if (wr->w[a] == 0.0f && wr->dw[a] == 0.0f) {
+            continue; /* a folded-away border line */
+        }
+        const uint32_t base = wr->idx[a] * pcols;
+        double v[3] = {0.0, 0.0, 0.0}, dv[3] = {0.0, 0.0, 0.0};
+        for (int b = 0; b < 4; ++b) {
+            const uint32_t i = base + wc->idx[b];
+            const double o[3] = {(double)px[i] - rx, (double)py[i] - ry, (double)pz[i] - rz};
+            const double w = (double)wc->w[b], dw = (double)wc->dw[b];
+            for (int k = 0; k < 3; ++k) {
+                v[k] += w * o[k];
+                dv[k] += dw * o[k];
+            }
+        }
+        const double w = (double)wr->w[a], dw = (double)wr->dw[a];
+        for (int k = 0; k < 3; ++k) {
+            p[k] += w * v[k];
+            dr[k] += dw * v[k];
+            dc[k] += w * dv[k];
+        }
+    }
+    /* where the offsets cancel, the particle itself: ref + 0 would turn a
+     * -0 coordinate into +0 */
+    const double r[3] = {rx, ry, rz};
+    for (int k = 0; k < 3; ++k) {
+        p[k] = p[k] == 0.0 ? r[k] : r[k] + p[k];
+    }
+}
+
+/* Catmull-Rom overshoots its particles, so the surface of a cloth at the
+ * edge of the float range can leave it: clamp, finite in, finite out. */
+static float clamp_to_float(double x)
+{
+    return (float)(x > (double)FLT_MAX ? (double)FLT_MAX : (x < -(double)FLT_MAX ? -(double)FLT_MAX : x));
+}
+
+/* dP/drow x dP/dcol, normalised: the orientation of the grid's triangles
+ * (i, i + cols, i + 1), whose normal is (down) x (right). The tangents
+ * are sums of float weights times differences of floats: at most about
+ * 1e41, and about 1e-60 at least when not zero, so the squared length of
+ * their cross product stays well inside double's range. */
+static void surface_normal(const cloth_t *cloth, const double dr[3], const double dc[3], float n[3])
+{
+    const double cr[3] = {dr[1] * dc[2] - dr[2] * dc[1], dr[2] * dc[0] - dr[0] * dc[2],
+                          dr[0] * dc[1] - dr[1] * dc[0]};
+    const double len = sqrt(cr[0] * cr[0] + cr[1] * cr[1] + cr[2] * cr[2]);
+    if (len > 0.0 && isfinite(len)) {
+        for (int k = 0; k < 3; ++k) {
+            n[k] = (float)(cr[k] / len);
+        }
+    } else {
+        memcpy(n, cloth->fallback_normal, 3u * sizeof(float));
     }
 }
 
 cloth_status cloth_get_smooth(const cloth_t *cloth, uint32_t level, float *positions, size_t pos_stride,
                               float *normals, size_t nrm_stride, uint32_t *triangles)
 {
-    if (positions == NULL || !stride_ok(&pos_stride) || !stride_ok(&nrm_stride)) {
+    /* the strides' form first (a bad one is refused even for a mesh cloth),
+     * their extent once the vertex count is known */
+    const size_t rec = 3u * sizeof(float);
+    if (positions == NULL || !cloth_stride_ok(&pos_stride, 1u, rec) || !cloth_stride_ok(&nrm_stride, 1u, rec)) {
         return CLOTH_ERR_INVALID_ARGUMENT;
     }
     uint32_t rows = 0u, cols = 0u;
     cloth_status s = smooth_size(cloth, level, &rows, &cols);
     if (s != CLOTH_OK || rows == 0u) {
         return s;
+    }
+    if (!cloth_stride_ok(&pos_stride, rows * cols, rec) || !cloth_stride_ok(&nrm_stride, rows * cols, rec)) {
+        return CLOTH_ERR_INVALID_ARGUMENT;
     }
 
     /* The basis at the level + 1 parameters t = j / level, shared by every
@@ -175,8 +253,8 @@ cloth_status cloth_get_smooth(const cloth_t *cloth, uint32_t level, float *posit
         catmull_rom((float)j / (float)level, w_table + 4u * j, dw_table + 4u * j);
     }
 
-    const float *px = cloth->p.x, *py = cloth->p.y, *pz = cloth->p.z;
-    const uint32_t pcols = cloth->cols;
+    /* Every store into the host's buffers is a memcpy at a byte offset
+     * from its start: they may sit at any byte address. */
     unsigned char *pos_out = (unsigned char *)positions;
     unsigned char *nrm_out = (unsigned char *)normals;
     for (uint32_t r = 0; r < rows; ++r) {
@@ -184,45 +262,16 @@ cloth_status cloth_get_smooth(const cloth_t *cloth, uint32_t level, float *posit
         line_weights(r, level, cloth->rows, w_table, dw_table, &wr);
         for (uint32_t c = 0; c < cols; ++c) {
             smooth_weights wc;
-            line_weights(c, level, pcols, w_table, dw_table, &wc);
-            /* P = sum wr wc X; dP/drow = sum dwr wc X; dP/dcol = sum wr dwc X.
-             * Row by row: first the three column sums of the row, then the
-             * row's contribution to the three results. */
-            float p[3] = {0.0f, 0.0f, 0.0f}, dr[3] = {0.0f, 0.0f, 0.0f}, dc[3] = {0.0f, 0.0f, 0.0f};
-            for (int a = 0; a < 4; ++a) {
-                if (wr.w[a] == 0.0f && wr.dw[a] == 0.0f) {
-                    continue; /* a folded-away border line */
-                }
-                const uint32_t base = wr.idx[a] * pcols;
-                float v[3] = {0.0f, 0.0f, 0.0f}, dv[3] = {0.0f, 0.0f, 0.0f};
-                for (int b = 0; b < 4; ++b) {
-                    const uint32_t i = base + wc.idx[b];
-                    v[0] += wc.w[b] * px[i];
-                    v[1] += wc.w[b] * py[i];
-                    v[2] += wc.w[b] * pz[i];
-                    dv[0] += wc.dw[b] * px[i];
-                    dv[1] += wc.dw[b] * py[i];
-                    dv[2] += wc.dw[b] * pz[i];
-                }
-                for (int k = 0; k < 3; ++k) {
-                    p[k] += wr.w[a] * v[k];
-                    dr[k] += wr.dw[a] * v[k];
-                    dc[k] += wr.w[a] * dv[k];
-                }
-            }
-            memcpy(pos_out, p, sizeof p);
-            pos_out += pos_stride;
+            line_weights(c, level, cloth->cols, w_table, dw_table, &wc);
+            double p[3], dr[3], dc[3];
+            eval_vertex(cloth, &wr, &wc, p, dr, dc);
+            const size_t at = (size_t)(r * cols + c);
+            const float pf[3] = {clamp_to_float(p[0]), clamp_to_float(p[1]), clamp_to_float(p[2])};
+            memcpy(pos_out + at * pos_stride, pf, sizeof pf);
             if (normals != NULL) {
-                /* dP/drow x dP/dcol: the orientation of the grid's triangles
-                 * (i, i + cols, i + 1), whose normal is (down) x (right). */
-                const float cr[3] = {dr[1] * dc[2] - dr[2] * dc[1], dr[2] * dc[0] - dr[0] * dc[2],
-                                     dr[0] * dc[1] - dr[1] * dc[0]};
                 float n[3];
-                if (!cloth_normalise3(cr, n)) {
-                    memcpy(n, cloth->fallback_normal, sizeof n);
-                }
-                memcpy(nrm_out, n, sizeof n);
-                nrm_out += nrm_stride;
+                surface_normal(cloth, dr, dc, n);
+                memcpy(nrm_out + at * nrm_stride, n, sizeof n);
             }
         }
     }

@@ -2,37 +2,29 @@
  * Strided copies between the particle arrays and the host's vertex buffers.
  */
 #include "cloth_internal.h"
+#include "platform/stride.h"
 
 #include <string.h>
 
-/* 0 means packed; otherwise a multiple of 4 bytes of at least one xyz. */
-static bool stride_ok(size_t *stride_bytes)
-{
-    if (*stride_bytes == 0u) {
-        *stride_bytes = 3u * sizeof(float);
-        return true;
-    }
-    return *stride_bytes >= 3u * sizeof(float) && *stride_bytes % sizeof(float) == 0u;
-}
-
-/* Copying through memcpy keeps an unaligned or aliasing-unfriendly host
- * buffer legal; the compiler turns each into a plain store. */
+/* One xyz record in the host's buffer, every access through memcpy: the
+ * buffer may sit at any byte address (an FFI host's interleaved vertex
+ * buffer), and the compiler makes each a plain load or store. */
 static void write3(const cloth_t *cloth, const float *ax, const float *ay, const float *az,
                    float *dst, size_t stride_bytes)
 {
     unsigned char *out = (unsigned char *)dst;
-    for (uint32_t i = 0; i < cloth->count; ++i, out += stride_bytes) {
-        float v[3] = {ax[i], ay[i], az[i]};
-        memcpy(out, v, sizeof v);
+    for (uint32_t i = 0; i < cloth->count; ++i) {
+        const float v[3] = {ax[i], ay[i], az[i]};
+        memcpy(out + (size_t)i * stride_bytes, v, sizeof v);
     }
 }
 
 static bool read3_finite(const cloth_t *cloth, const float *src, size_t stride_bytes)
 {
     const unsigned char *in = (const unsigned char *)src;
-    for (uint32_t i = 0; i < cloth->count; ++i, in += stride_bytes) {
+    for (uint32_t i = 0; i < cloth->count; ++i) {
         float v[3];
-        memcpy(v, in, sizeof v);
+        memcpy(v, in + (size_t)i * stride_bytes, sizeof v);
         if (!cloth_finite3(v)) {
             return false;
         }
@@ -44,13 +36,21 @@ static void read3(const cloth_t *cloth, float *ax, float *ay, float *az, const f
                   size_t stride_bytes)
 {
     const unsigned char *in = (const unsigned char *)src;
-    for (uint32_t i = 0; i < cloth->count; ++i, in += stride_bytes) {
+    for (uint32_t i = 0; i < cloth->count; ++i) {
         float v[3];
-        memcpy(v, in, sizeof v);
+        memcpy(v, in + (size_t)i * stride_bytes, sizeof v);
         ax[i] = v[0];
         ay[i] = v[1];
         az[i] = v[2];
     }
+}
+
+/* The buffer check shared by the four copies (platform/stride.h): a NULL
+ * cloth or buffer, or a stride whose buffer could not exist, is refused
+ * before any byte is touched; 0 becomes the packed stride. */
+static bool buffer_ok(const cloth_t *cloth, const void *buf, size_t *stride_bytes)
+{
+    return cloth != NULL && buf != NULL && cloth_stride_ok(stride_bytes, cloth->count, 3u * sizeof(float));
 }
 
 uint32_t cloth_particle_count(const cloth_t *cloth)
@@ -60,7 +60,7 @@ uint32_t cloth_particle_count(const cloth_t *cloth)
 
 cloth_status cloth_get_positions(const cloth_t *cloth, float *dst, size_t stride_bytes)
 {
-    if (cloth == NULL || dst == NULL || !stride_ok(&stride_bytes)) {
+    if (!buffer_ok(cloth, dst, &stride_bytes)) {
         return CLOTH_ERR_INVALID_ARGUMENT;
     }
     write3(cloth, cloth->p.x, cloth->p.y, cloth->p.z, dst, stride_bytes);
@@ -69,7 +69,7 @@ cloth_status cloth_get_positions(const cloth_t *cloth, float *dst, size_t stride
 
 cloth_status cloth_get_velocities(const cloth_t *cloth, float *dst, size_t stride_bytes)
 {
-    if (cloth == NULL || dst == NULL || !stride_ok(&stride_bytes)) {
+    if (!buffer_ok(cloth, dst, &stride_bytes)) {
         return CLOTH_ERR_INVALID_ARGUMENT;
     }
     write3(cloth, cloth->p.vx, cloth->p.vy, cloth->p.vz, dst, stride_bytes);

@@ -272,7 +272,11 @@ CLOTH_API cloth_status cloth_step(cloth_t *cloth, float dt);
  * @brief Sizes and strided copies in and out of the host's buffers.
  *
  * Vertex data is `float` xyz, one record every `stride_bytes` bytes; 0 means
- * packed (12). A non-zero stride must be a multiple of 4 and at least 12. Only
+ * packed (12). A non-zero stride must be a multiple of 4 and at least 12, and
+ * the buffer it implies, `stride_bytes * (cloth_particle_count() - 1) + 12`
+ * bytes, must fit in memory (at most PTRDIFF_MAX bytes): a stride that wraps
+ * around `size_t`, such as `(size_t)-12`, is refused. Buffers may sit at any
+ * byte address; every access is a byte copy. Only
  * the first 12 bytes of each record are read or written; padding is never
  * touched. Strided copies are refused with ::CLOTH_ERR_INVALID_ARGUMENT for a
  * NULL cloth or buffer or a bad stride.

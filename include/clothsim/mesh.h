@@ -20,8 +20,18 @@ extern "C" {
  * each (the diagonal of a quad split in two) is a ::CLOTH_SPRING_SHEAR
  * spring; every other edge is ::CLOTH_SPRING_STRUCTURAL. Across every edge
  * shared by exactly two triangles, a ::CLOTH_SPRING_BEND spring joins the two
- * vertices opposite it. Rest lengths are the input lengths. Render triangles
- * are the input triangles with their winding; normals follow it.
+ * vertices opposite it, unless they are less than 1e-15 m apart (a fold:
+ * the spring would have no direction to pull along). Rest lengths are the
+ * input lengths, measured in double. Render triangles are the input
+ * triangles with their winding; normals follow it.
+ *
+ * Every spring must be between 1e-15 m and 1e16 m long at rest: every edge,
+ * and every bend spring that is made. These are the grid's bounds, for the
+ * same reason (see ::cloth_grid_desc): the solvers work in float on squared
+ * lengths and on strains, which leave the normal float range outside them.
+ *
+ * The desc's arrays are read with byte copies: like every buffer the host
+ * hands over, they may sit at any byte address.
  * @{
  */
 
@@ -32,7 +42,12 @@ extern "C" {
  */
 typedef struct cloth_mesh_desc {
     const float *positions;      /**< xyz of vertex i at byte offset `i * position_stride` */
-    size_t position_stride;      /**< bytes between vertices; 0 = packed (12); else a multiple of 4, >= 12 */
+    /**
+     * bytes between vertices; 0 = packed (12); else a multiple of 4, >= 12, and
+     * the buffer it implies, `position_stride * (vertex_count - 1) + 12` bytes,
+     * fits in memory (at most PTRDIFF_MAX bytes)
+     */
+    size_t position_stride;
     uint32_t vertex_count;       /**< >= 3 */
     const uint32_t *triangles;   /**< 3 indices per triangle, counter-clockwise seen from the front */
     uint32_t triangle_count;     /**< >= 1 */
@@ -58,9 +73,11 @@ CLOTH_API void cloth_mesh_desc_init(cloth_mesh_desc *desc);
  * refused for a mesh cloth with ::CLOTH_ERR_UNSUPPORTED.
  *
  * @return ::CLOTH_ERR_INVALID_ARGUMENT for NULL pointers, fewer than 3
- *         vertices or no triangle, a bad stride, a non-finite position, a
- *         triangle index >= `vertex_count`, a triangle that repeats a vertex
- *         or has zero area, both `masses` and `inverse_masses` given, a mass
+ *         vertices or no triangle, a bad stride (see `position_stride`), a
+ *         non-finite position, a triangle index >= `vertex_count`, a triangle
+ *         that repeats a vertex or has zero area, an edge shorter than
+ *         1e-15 m, an edge or a bend spring longer than 1e16 m, both `masses`
+ *         and `inverse_masses` given, a mass
  *         that is not finite and positive (or whose inverse overflows), more
  *         than 2^26 vertices, or a
  *         `struct_size` or allocator as for the grid;

@@ -56,10 +56,19 @@ extern "C" {
  *
  * Nothing is allocated: the surface is evaluated straight from the particle
  * arrays into the host's buffers, which (as in the rest of the API) may be
- * interleaved: a non-zero stride must be a multiple of 4 and at least 12, 0
- * means packed, and padding between records is never touched. Cost: about
- * 300 floating-point operations per output vertex (a 32 x 32 grid at level
- * 4, 15,625 vertices with normals, takes about 1 ms on one core).
+ * interleaved: a non-zero stride must be a multiple of 4 and at least 12,
+ * and the buffer it implies, `stride * (vertex_count - 1) + 12` bytes, must
+ * fit in memory (at most PTRDIFF_MAX bytes); 0 means packed, and padding
+ * between records is never touched. Every buffer, the index buffer
+ * included, may sit at any byte address. Cost: about 300 floating-point
+ * operations per output vertex (a 32 x 32 grid at level 4, 15,625 vertices
+ * with normals, takes about 1 ms on one core).
+ *
+ * The surface is evaluated in double, relative to the nearest patch corner, so
+ * finite particles anywhere in the float range give finite output: a flat
+ * cloth at `x = FLT_MAX` stays exactly in its plane. Catmull-Rom overshoots
+ * its particles, so a cloth at the very edge of the range can have a
+ * surface beyond it; such coordinates are clamped to `+-FLT_MAX`.
  * @{
  */
 
@@ -93,7 +102,8 @@ CLOTH_API cloth_status cloth_smooth_counts(const cloth_t *cloth, uint32_t level,
  *                   the grid and the level, so a host may fetch it once); NULL to skip
  *
  * @return ::CLOTH_ERR_INVALID_ARGUMENT for a NULL cloth or `positions`, a bad
- *         stride (checked even when `normals` is NULL) or level, as
+ *         stride (see above: its form, and the buffer it implies for
+ *         `vertex_count` records; checked even when `normals` is NULL) or level, as
  *         cloth_smooth_counts(); ::CLOTH_ERR_UNSUPPORTED for a mesh cloth.
  *         Nothing is written on failure.
  */

@@ -104,6 +104,33 @@ typedef enum cloth_spring_type {
  * `v_axis` must be finite and non-zero; they are normalised, and need not be
  * orthogonal, but must not be parallel.
  *
+ * Geometry the cloth can be stepped with, or cloth_create_grid() returns
+ * ::CLOTH_ERR_INVALID_ARGUMENT:
+ * - every particle starts inside the float range: each coordinate of the
+ *   four corners, computed in double, is at most `FLT_MAX` in magnitude
+ *   (the offsets along u and v add, so the extent along one axis is not
+ *   enough);
+ * - every spring the grid has is between 1e-15 m and 1e16 m long at rest.
+ *   A family's rest length is `spacing * |dc u + dr v|` for its offset
+ *   (dr, dc) (see ::cloth_spring_type and `neighbours`; a family counts only
+ *   if the grid is big enough to hold one of its springs). With orthogonal
+ *   axes that is a spacing from 1e-15 m to 4.9e15 m (bend springs are 2
+ *   spacings), or to 3.5e15 m with 24 neighbours (the (2, 2) bend is 2.83);
+ *   nearly parallel axes shorten the (1, -1) shear and stretch the bends
+ *   towards 4 spacings.
+ *
+ * Why those lengths: the solvers work in float on squared lengths `|d|^2`
+ * and on strains `(|d| - L) / L`. Below 1e-15 m the smallest strain a float
+ * resolves (2^-23) times `L^2` is no longer a normal float; above 1e16 m
+ * `L^2` leaves less than a factor 3e6 below `FLT_MAX` for a spring to
+ * stretch and for the solvers' coefficients (XPBD multiplies `|d|^2` by
+ * `(1 + gamma)(wi + wj) + alpha / h^2`). A grid whose gravity and stiffness
+ * scale with its spacing steps like the 5 cm cloth with every built-in
+ * integrator from a spacing of 1e-20 m to 1e16 m; from 1e17 m XPBD drifts,
+ * from 1e19 m all but semi-rigid fail or drift, below 1e-21 m all drift. Whether
+ * a cloth inside the range is stable still depends on its stiffness, mass
+ * and substeps (see cloth_set_integrator()).
+ *
  * Forward compatibility: the struct's size never changes within a major
  * version. Fields added later take the place of `reserved`, which
  * cloth_grid_desc_init() zeroes and the library requires to be zero where it
@@ -115,7 +142,7 @@ typedef enum cloth_spring_type {
 typedef struct cloth_grid_desc {
     uint32_t rows;            /**< particles per column (the number of rows), >= 1. Default 32 */
     uint32_t cols;            /**< particles per row, >= 1; rows * cols >= 2. Default 32 */
-    float spacing;            /**< structural rest length in metres, > 0. Default 0.05 */
+    float spacing;            /**< structural rest length in metres, > 0; see above for the bounds. Default 0.05 */
     float origin[3];          /**< position of particle (0, 0), metres. Default (0, 0, 0) */
     float u_axis[3];          /**< direction columns advance along. Default +x */
     float v_axis[3];          /**< direction rows advance along. Default +z */
