@@ -144,6 +144,8 @@ struct cloth {
 
     cloth_pin_rec *pins;
     uint32_t pin_count, pin_capacity;
+    uint32_t *pin_hash; /* particle index -> 1 + its record in pins (pins.c); NULL before the first pin */
+    uint32_t pin_hash_slots;
 
     cloth_collider *colliders;
     uint32_t collider_count, collider_capacity;
@@ -250,7 +252,11 @@ void cloth_forces_settle(cloth_t *cloth);
  * xyz velocity every `stride` floats (0: one for all particles). */
 void cloth_aerodynamics(cloth_t *cloth, const float *wind, size_t stride);
 
-/* pins.c */
+/* pins.c: room for `pins` records and their hash (nothing changes on
+ * OUT_OF_MEMORY); the hash made again from the table, after a snapshot
+ * replaced it; the step's pin motion; the memory. */
+cloth_status cloth_pins_reserve(cloth_t *cloth, uint32_t pins);
+void cloth_pins_index(cloth_t *cloth);
 void cloth_pins_begin_step(cloth_t *cloth);
 void cloth_pins_apply(cloth_t *cloth, uint32_t substep, uint32_t substeps, float dt);
 void cloth_pins_free(cloth_t *cloth);

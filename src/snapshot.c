@@ -364,7 +364,7 @@ static void read_floats(const unsigned char *p, float *out, size_t n)
 }
 
 /* Everything is checked: only writes from here on. */
-static void commit(cloth_t *cloth, const unsigned char *b, cloth_pin_rec *new_pins, uint32_t new_capacity)
+static void commit(cloth_t *cloth, const unsigned char *b)
 {
     const uint32_t n = cloth->count, pins = get_u32(b + OFF_PINS);
     cloth_particles *q = &cloth->p;
@@ -372,11 +372,6 @@ static void commit(cloth_t *cloth, const unsigned char *b, cloth_pin_rec *new_pi
     const unsigned char *p = b + HEADER_BYTES;
     for (int a = 0; a < 7; ++a, p += 4u * (size_t)n) {
         read_floats(p, arrays[a], n);
-    }
-    if (new_pins != NULL) {
-        cloth_mem_free(&cloth->alloc, cloth->pins, (size_t)cloth->pin_capacity * sizeof *cloth->pins);
-        cloth->pins = new_pins;
-        cloth->pin_capacity = new_capacity;
     }
     for (uint32_t k = 0; k < pins; ++k, p += PIN_BYTES) {
         cloth_pin_rec *pin = &cloth->pins[k];
@@ -386,6 +381,7 @@ static void commit(cloth_t *cloth, const unsigned char *b, cloth_pin_rec *new_pi
         pin->w_free = get_f32(p + 28);
     }
     cloth->pin_count = pins;
+    cloth_pins_index(cloth);
     /* the tether table is a function of the pins and inverse masses, both
      * just replaced: rebuilt at the next step, to the same table a cloth
      * that never saved holds */
@@ -425,16 +421,12 @@ cloth_status cloth_load_state(cloth_t *cloth, const void *buf, size_t size)
     if (!valid) {
         return CLOTH_ERR_INVALID_ARGUMENT;
     }
-    cloth_pin_rec *new_pins = NULL;
-    uint32_t capacity = cloth->pin_capacity;
-    if (pins > capacity) {
-        capacity = pins;
-        new_pins = cloth_mem_alloc(&cloth->alloc, (size_t)capacity * sizeof *new_pins);
-        if (new_pins == NULL) {
-            return CLOTH_ERR_OUT_OF_MEMORY;
-        }
+    /* room for the pins before anything is written: OUT_OF_MEMORY changes nothing */
+    cloth_status s = cloth_pins_reserve(cloth, pins);
+    if (s != CLOTH_OK) {
+        return s;
     }
-    commit(cloth, b, new_pins, capacity);
+    commit(cloth, b);
     return CLOTH_OK;
 }
 
