@@ -194,6 +194,9 @@ static cloth_status build(cloth_t *cloth)
 
 cloth_status cloth_set_bending_stiffness(cloth_t *cloth, float k_bend)
 {
+    if (cloth_busy(cloth)) {
+        return CLOTH_ERR_BUSY;
+    }
     if (cloth == NULL || !(k_bend >= 0.0f) || !isfinite(k_bend)) {
         return CLOTH_ERR_INVALID_ARGUMENT;
     }

@@ -213,7 +213,9 @@ cloth_status cloth_create_mesh(const cloth_mesh_desc *desc, cloth_t **out)
 
 void cloth_destroy(cloth_t *cloth)
 {
-    if (cloth == NULL) {
+    /* from inside its own step or integrator hook, freeing the cloth would
+     * pull the memory from under the caller: ignored (clothsim.h) */
+    if (cloth == NULL || cloth->busy) {
         return;
     }
     const cloth_allocator host = cloth->mem.host; /* the account dies with the cloth */

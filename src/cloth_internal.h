@@ -139,6 +139,12 @@ struct cloth {
     void *integ_user;
     void *integ_state;
 
+    /* True while the library runs the host's code on this cloth's behalf:
+     * the whole of cloth_step() (wind, force, task and integrator hooks) and
+     * a custom integrator's create and destroy. Every call that changes the
+     * cloth is refused with CLOTH_ERR_BUSY meanwhile (cloth_busy()). */
+    bool busy;
+
     double time;     /* simulated seconds; double so it does not stall after hours */
     float friction_lag; /* d(x)/d(v) at the end of a substep, s (step.c) */
 
@@ -235,10 +241,11 @@ cloth_status cloth_alloc_particles(cloth_t *cloth, uint32_t count);
 cloth_status cloth_create_common(const cloth_allocator *hooks, cloth_t **out);
 
 /* forces.c: the air's defaults for a new cloth; per substep, clear the
- * accumulators, then wind and the host's force hook; free the accumulators
- * and the hooks' buffers. */
+ * accumulators, then wind and the host's force hook (CLOTH_ERR_UNSTABLE when
+ * a hook wrote a non-finite value); free the accumulators and the hooks'
+ * buffers. */
 void cloth_forces_defaults(cloth_t *cloth);
-void cloth_forces_begin(cloth_t *cloth);
+cloth_status cloth_forces_begin(cloth_t *cloth);
 void cloth_forces_free(cloth_t *cloth);
 /* The force accumulators are needed by every integrator but the built-in
  * XPBD on a grid, and by wind and the force hook. A setter reserves them for
@@ -334,6 +341,16 @@ void cloth_scratch_destroy(void *user, void *state); /* fits cloth_integrator_vt
 static inline float cloth_gravity_mask(float w)
 {
     return w > 0.0f ? 1.0f : 0.0f;
+}
+
+/* The first check of every public call that changes a cloth: true while the
+ * cloth is inside its own step or integrator hook, where such a call could
+ * free or rebuild what the step is using. Read-only queries stay allowed
+ * (a host integrator's view promises them). False for NULL, which each call
+ * refuses in its own argument check. */
+static inline bool cloth_busy(const cloth_t *cloth)
+{
+    return cloth != NULL && cloth->busy;
 }
 
 /* Validation helpers for the API boundary. */

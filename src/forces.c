@@ -59,11 +59,24 @@ static void pack(const cloth_t *cloth, const float *ax, const float *ay, const f
     }
 }
 
-static void apply_wind(cloth_t *cloth, float time, bool *packed)
+/* Whether every one of the n floats a hook wrote is finite. A bit test, as
+ * the step's own finite check does: an OR needs no order, so it vectorises. */
+static bool hook_output_finite(const float *v, size_t n)
+{
+    uint32_t bad = 0u;
+    for (size_t i = 0; i < n; ++i) {
+        uint32_t bits;
+        memcpy(&bits, &v[i], sizeof bits);
+        bad |= (bits & 0x7f800000u) + 0x00800000u;
+    }
+    return (bad & 0x80000000u) == 0u;
+}
+
+static bool apply_wind(cloth_t *cloth, float time, bool *packed)
 {
     if (cloth->wind_fn == NULL) {
         cloth_aerodynamics(cloth, cloth->wind_constant, 0u);
-        return;
+        return true;
     }
     float *pos = buffer(cloth, BUF_POSITIONS), *wind = buffer(cloth, BUF_WIND);
     pack(cloth, cloth->p.x, cloth->p.y, cloth->p.z, pos);
@@ -72,10 +85,14 @@ static void apply_wind(cloth_t *cloth, float time, bool *packed)
      * the same in every run */
     memset(wind, 0, 3u * (size_t)cloth->count * sizeof(float));
     cloth->wind_fn(cloth->wind_user, time, cloth->count, pos, wind);
+    if (!hook_output_finite(wind, 3u * (size_t)cloth->count)) {
+        return false;
+    }
     cloth_aerodynamics(cloth, wind, 3u);
+    return true;
 }
 
-static void apply_external(cloth_t *cloth, float time, bool packed)
+static bool apply_external(cloth_t *cloth, float time, bool packed)
 {
     float *pos = buffer(cloth, BUF_POSITIONS), *vel = buffer(cloth, BUF_VELOCITIES);
     float *f = buffer(cloth, BUF_FORCES);
@@ -85,11 +102,15 @@ static void apply_external(cloth_t *cloth, float time, bool packed)
     pack(cloth, cloth->p.vx, cloth->p.vy, cloth->p.vz, vel);
     memset(f, 0, 3u * (size_t)cloth->count * sizeof(float));
     cloth->force_fn(cloth->force_user, time, cloth->count, pos, vel, f);
+    if (!hook_output_finite(f, 3u * (size_t)cloth->count)) {
+        return false;
+    }
     for (uint32_t i = 0; i < cloth->count; ++i) {
         cloth->p.fx[i] += f[3u * i];
         cloth->p.fy[i] += f[3u * i + 1u];
         cloth->p.fz[i] += f[3u * i + 2u];
     }
+    return true;
 }
 
 static bool forces_needed(const cloth_t *cloth, cloth_integrator kind, bool wind_on, bool hook)
@@ -136,10 +157,10 @@ void cloth_forces_settle(cloth_t *cloth)
     }
 }
 
-void cloth_forces_begin(cloth_t *cloth)
+cloth_status cloth_forces_begin(cloth_t *cloth)
 {
     if (cloth->p.fx == NULL) {
-        return; /* no wind, no hook, and an integrator that reads no forces */
+        return CLOTH_OK; /* no wind, no hook, and an integrator that reads no forces */
     }
     /* Most cloths have no wind, no hook and a position-based integrator:
      * their forces stay 0, and clearing them every substep would be a pass
@@ -153,13 +174,17 @@ void cloth_forces_begin(cloth_t *cloth)
     }
     cloth->forces_dirty = cloth->wind_on || cloth->force_fn != NULL;
     const float time = (float)cloth->time;
+    /* A hook's NaN or infinity, on a free or a pinned particle, refuses the
+     * step here, before any integrator (a host's too) can hide it: implicit
+     * Euler's solve, for one, would stop on a NaN residual with no change. */
     bool packed = false;
-    if (cloth->wind_on) {
-        apply_wind(cloth, time, &packed);
+    if (cloth->wind_on && !apply_wind(cloth, time, &packed)) {
+        return CLOTH_ERR_UNSTABLE;
     }
-    if (cloth->force_fn != NULL) {
-        apply_external(cloth, time, packed);
+    if (cloth->force_fn != NULL && !apply_external(cloth, time, packed)) {
+        return CLOTH_ERR_UNSTABLE;
     }
+    return CLOTH_OK;
 }
 
 void cloth_forces_free(cloth_t *cloth)
@@ -172,6 +197,9 @@ void cloth_forces_free(cloth_t *cloth)
 
 cloth_status cloth_set_wind(cloth_t *cloth, cloth_wind_fn fn, void *user)
 {
+    if (cloth_busy(cloth)) {
+        return CLOTH_ERR_BUSY;
+    }
     if (cloth == NULL) {
         return CLOTH_ERR_INVALID_ARGUMENT;
     }
@@ -194,6 +222,9 @@ cloth_status cloth_set_wind(cloth_t *cloth, cloth_wind_fn fn, void *user)
 
 cloth_status cloth_set_constant_wind(cloth_t *cloth, const float velocity[3])
 {
+    if (cloth_busy(cloth)) {
+        return CLOTH_ERR_BUSY;
+    }
     if (cloth == NULL || velocity == NULL || !cloth_finite3(velocity)) {
         return CLOTH_ERR_INVALID_ARGUMENT;
     }
@@ -212,6 +243,9 @@ cloth_status cloth_set_constant_wind(cloth_t *cloth, const float velocity[3])
 
 cloth_status cloth_set_external_force(cloth_t *cloth, cloth_force_fn fn, void *user)
 {
+    if (cloth_busy(cloth)) {
+        return CLOTH_ERR_BUSY;
+    }
     if (cloth == NULL) {
         return CLOTH_ERR_INVALID_ARGUMENT;
     }
@@ -238,6 +272,9 @@ static bool non_negative(float value)
 
 cloth_status cloth_set_air_density(cloth_t *cloth, float kg_per_m3)
 {
+    if (cloth_busy(cloth)) {
+        return CLOTH_ERR_BUSY;
+    }
     if (cloth == NULL || !non_negative(kg_per_m3)) {
         return CLOTH_ERR_INVALID_ARGUMENT;
     }
@@ -247,6 +284,9 @@ cloth_status cloth_set_air_density(cloth_t *cloth, float kg_per_m3)
 
 cloth_status cloth_set_drag_coefficient(cloth_t *cloth, float drag)
 {
+    if (cloth_busy(cloth)) {
+        return CLOTH_ERR_BUSY;
+    }
     if (cloth == NULL || !non_negative(drag)) {
         return CLOTH_ERR_INVALID_ARGUMENT;
     }
@@ -256,6 +296,9 @@ cloth_status cloth_set_drag_coefficient(cloth_t *cloth, float drag)
 
 cloth_status cloth_set_lift_coefficient(cloth_t *cloth, float lift)
 {
+    if (cloth_busy(cloth)) {
+        return CLOTH_ERR_BUSY;
+    }
     if (cloth == NULL || !non_negative(lift)) {
         return CLOTH_ERR_INVALID_ARGUMENT;
     }

@@ -16,6 +16,9 @@ static bool non_negative(float value)
 
 cloth_status cloth_set_stiffness(cloth_t *cloth, cloth_spring_type type, float k)
 {
+    if (cloth_busy(cloth)) {
+        return CLOTH_ERR_BUSY;
+    }
     if (cloth == NULL || !valid_type(type) || !non_negative(k)) {
         return CLOTH_ERR_INVALID_ARGUMENT;
     }
@@ -25,6 +28,9 @@ cloth_status cloth_set_stiffness(cloth_t *cloth, cloth_spring_type type, float k
 
 cloth_status cloth_set_spring_damping(cloth_t *cloth, cloth_spring_type type, float beta)
 {
+    if (cloth_busy(cloth)) {
+        return CLOTH_ERR_BUSY;
+    }
     if (cloth == NULL || !valid_type(type) || !non_negative(beta)) {
         return CLOTH_ERR_INVALID_ARGUMENT;
     }
@@ -34,6 +40,9 @@ cloth_status cloth_set_spring_damping(cloth_t *cloth, cloth_spring_type type, fl
 
 cloth_status cloth_set_gravity(cloth_t *cloth, const float g[3])
 {
+    if (cloth_busy(cloth)) {
+        return CLOTH_ERR_BUSY;
+    }
     if (cloth == NULL || g == NULL || !cloth_finite3(g)) {
         return CLOTH_ERR_INVALID_ARGUMENT;
     }
@@ -45,6 +54,9 @@ cloth_status cloth_set_gravity(cloth_t *cloth, const float g[3])
 
 cloth_status cloth_set_damping(cloth_t *cloth, float rate_per_second)
 {
+    if (cloth_busy(cloth)) {
+        return CLOTH_ERR_BUSY;
+    }
     if (cloth == NULL || !non_negative(rate_per_second)) {
         return CLOTH_ERR_INVALID_ARGUMENT;
     }
@@ -54,6 +66,9 @@ cloth_status cloth_set_damping(cloth_t *cloth, float rate_per_second)
 
 cloth_status cloth_set_substeps(cloth_t *cloth, uint32_t substeps)
 {
+    if (cloth_busy(cloth)) {
+        return CLOTH_ERR_BUSY;
+    }
     if (cloth == NULL || substeps < 1u || substeps > CLOTH_MAX_SUBSTEPS) {
         return CLOTH_ERR_INVALID_ARGUMENT;
     }
@@ -63,6 +78,9 @@ cloth_status cloth_set_substeps(cloth_t *cloth, uint32_t substeps)
 
 cloth_status cloth_set_iterations(cloth_t *cloth, uint32_t iterations)
 {
+    if (cloth_busy(cloth)) {
+        return CLOTH_ERR_BUSY;
+    }
     if (cloth == NULL || iterations < 1u || iterations > CLOTH_MAX_ITERATIONS) {
         return CLOTH_ERR_INVALID_ARGUMENT;
     }
@@ -77,6 +95,9 @@ cloth_status cloth_set_iterations(cloth_t *cloth, uint32_t iterations)
 
 cloth_status cloth_set_constraint_stiffness(cloth_t *cloth, cloth_spring_type type, float s)
 {
+    if (cloth_busy(cloth)) {
+        return CLOTH_ERR_BUSY;
+    }
     if (cloth == NULL || !valid_type(type) || !(s >= 0.0f && s <= 1.0f)) {
         return CLOTH_ERR_INVALID_ARGUMENT;
     }
@@ -86,6 +107,9 @@ cloth_status cloth_set_constraint_stiffness(cloth_t *cloth, cloth_spring_type ty
 
 cloth_status cloth_set_jacobi_weight(cloth_t *cloth, float a)
 {
+    if (cloth_busy(cloth)) {
+        return CLOTH_ERR_BUSY;
+    }
     if (cloth == NULL || !(a >= 0.0f && a <= 100.0f)) {
         return CLOTH_ERR_INVALID_ARGUMENT;
     }

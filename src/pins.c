@@ -128,6 +128,9 @@ cloth_status cloth_pins_reserve(cloth_t *cloth, uint32_t pins)
 
 cloth_status cloth_pin(cloth_t *cloth, uint32_t index, const float target[3])
 {
+    if (cloth_busy(cloth)) {
+        return CLOTH_ERR_BUSY;
+    }
     if (cloth == NULL || (target != NULL && !cloth_finite3(target))) {
         return CLOTH_ERR_INVALID_ARGUMENT;
     }
@@ -166,6 +169,9 @@ cloth_status cloth_pin(cloth_t *cloth, uint32_t index, const float target[3])
 
 cloth_status cloth_unpin(cloth_t *cloth, uint32_t index)
 {
+    if (cloth_busy(cloth)) {
+        return CLOTH_ERR_BUSY;
+    }
     if (cloth == NULL) {
         return CLOTH_ERR_INVALID_ARGUMENT;
     }

@@ -396,6 +396,9 @@ static void commit(cloth_t *cloth, const unsigned char *b)
 
 cloth_status cloth_load_state(cloth_t *cloth, const void *buf, size_t size)
 {
+    if (cloth_busy(cloth)) {
+        return CLOTH_ERR_BUSY;
+    }
     if (cloth == NULL || buf == NULL) {
         return CLOTH_ERR_INVALID_ARGUMENT;
     }

@@ -78,8 +78,10 @@ cloth_status cloth_get_velocities(const cloth_t *cloth, float *dst, size_t strid
 
 cloth_status cloth_set_positions(cloth_t *cloth, const float *src, size_t stride_bytes)
 {
-    if (cloth == NULL || src == NULL || !stride_ok(&stride_bytes) ||
-        !read3_finite(cloth, src, stride_bytes)) {
+    if (cloth_busy(cloth)) {
+        return CLOTH_ERR_BUSY;
+    }
+    if (!buffer_ok(cloth, src, &stride_bytes) || !read3_finite(cloth, src, stride_bytes)) {
         return CLOTH_ERR_INVALID_ARGUMENT;
     }
     read3(cloth, cloth->p.x, cloth->p.y, cloth->p.z, src, stride_bytes);
@@ -88,8 +90,10 @@ cloth_status cloth_set_positions(cloth_t *cloth, const float *src, size_t stride
 
 cloth_status cloth_set_velocities(cloth_t *cloth, const float *src, size_t stride_bytes)
 {
-    if (cloth == NULL || src == NULL || !stride_ok(&stride_bytes) ||
-        !read3_finite(cloth, src, stride_bytes)) {
+    if (cloth_busy(cloth)) {
+        return CLOTH_ERR_BUSY;
+    }
+    if (!buffer_ok(cloth, src, &stride_bytes) || !read3_finite(cloth, src, stride_bytes)) {
         return CLOTH_ERR_INVALID_ARGUMENT;
     }
     read3(cloth, cloth->p.vx, cloth->p.vy, cloth->p.vz, src, stride_bytes);

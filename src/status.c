@@ -10,7 +10,9 @@
     X(CLOTH_ERR_OUT_OF_MEMORY, "out of memory")                               \
     X(CLOTH_ERR_OUT_OF_RANGE, "index or id out of range")                     \
     X(CLOTH_ERR_UNSTABLE, "step became unstable; previous state restored")    \
-    X(CLOTH_ERR_UNSUPPORTED, "not supported")
+    X(CLOTH_ERR_UNSUPPORTED, "not supported")                                 \
+    X(CLOTH_ERR_BUSY, "cloth is busy: called from inside its own step")       \
+    X(CLOTH_ERR_TASK_CONTRACT, "task hooks skipped or repeated work; previous state restored")
 
 #define CLOTH_STATUS_NAME(code, text) [code] = text,
 static const char *const status_names[] = {CLOTH_STATUS_LIST(CLOTH_STATUS_NAME)};
@@ -19,7 +21,7 @@ static const char *const status_names[] = {CLOTH_STATUS_LIST(CLOTH_STATUS_NAME)}
 #define CLOTH_STATUS_COUNT_ONE(code, text) +1
 _Static_assert(sizeof status_names / sizeof status_names[0] == 0 CLOTH_STATUS_LIST(CLOTH_STATUS_COUNT_ONE),
                "every status code needs a name");
-_Static_assert(CLOTH_ERR_UNSUPPORTED + 1 == sizeof status_names / sizeof status_names[0],
+_Static_assert(CLOTH_ERR_TASK_CONTRACT + 1 == sizeof status_names / sizeof status_names[0],
                "status codes must be dense");
 #undef CLOTH_STATUS_COUNT_ONE
 

@@ -114,7 +114,9 @@ static void state_range(uint32_t begin, uint32_t end, uint32_t worker, void *ctx
     }
 }
 
-/* SAVE or RESTORE the kept state, or CHECK: whether every value is finite. */
+/* SAVE or RESTORE the kept state, or CHECK: whether every value is finite.
+ * The restore, rare and the last word of a failed step, runs on the calling
+ * thread: never on the host's task hooks, which may be what failed. */
 static bool state_job(cloth_t *cloth, int job)
 {
     state_pass pass;
@@ -124,7 +126,11 @@ static bool state_job(cloth_t *cloth, int job)
     pass.job = job;
     pass.finite = finite_path(cloth);
     const uint32_t items = (cloth->count + CLOTH_PARTICLES_PER_ITEM - 1u) / CLOTH_PARTICLES_PER_ITEM;
-    cloth_parallel_for(cloth, state_range, items, 1u, &pass);
+    if (job == RESTORE) {
+        state_range(0u, items, 0u, &pass);
+    } else {
+        cloth_parallel_for(cloth, state_range, items, 1u, &pass);
+    }
     uint32_t bad = 0u;
     for (uint32_t k = 0; k < CLOTH_MAX_THREADS; ++k) {
         bad |= pass.bad[k];
@@ -219,12 +225,15 @@ static cloth_status substep(cloth_t *cloth, cloth_step_view *view, uint32_t s, f
     view->substep = s;
     cloth_pins_apply(cloth, s + 1u, view->substeps, dt);
     cloth_colliders_begin_substep(cloth, s + 1u, view->substeps, dt);
-    cloth_forces_begin(cloth);
+    cloth_status st = cloth_forces_begin(cloth);
+    if (st != CLOTH_OK) {
+        return st; /* a hook wrote NaN or infinity */
+    }
     if (vt->flags & CLOTH_INTEGRATOR_WANTS_SPRING_FORCES) {
         cloth_springs_accumulate(cloth);
         cloth->forces_dirty = true;
     }
-    cloth_status st = vt->step(cloth->integ_user, cloth->integ_state, view);
+    st = vt->step(cloth->integ_user, cloth->integ_state, view);
     if (st != CLOTH_OK) {
         return st;
     }
@@ -237,16 +246,18 @@ static cloth_status substep(cloth_t *cloth, cloth_step_view *view, uint32_t s, f
     return st;
 }
 
-cloth_status cloth_step(cloth_t *cloth, float dt)
+/* The substeps of a step of dt seconds: refused when a substep is so short
+ * that its reciprocal, which the position-based integrators and the pins
+ * turn displacements into velocities with, overflows a float. */
+static bool substep_ok(const cloth_t *cloth, float dt)
 {
-    if (cloth == NULL || !isfinite(dt) || !(dt > 0.0f) || dt > 1.0f) {
-        return CLOTH_ERR_INVALID_ARGUMENT;
-    }
-    /* a dt so tiny that the substep underflows to 0 would divide by zero */
-    if (!(dt / (float)cloth->substeps > 0.0f)) {
-        return CLOTH_ERR_INVALID_ARGUMENT;
-    }
-    const double wall_start = cloth_monitor_begin_step(cloth);
+    const float h = dt / (float)cloth->substeps;
+    return h > 0.0f && isfinite(1.0f / h);
+}
+
+/* The steps between the kept state and the finite check. */
+static cloth_status run_substeps(cloth_t *cloth, float dt)
+{
     const uint32_t n = cloth->substeps;
     const double time_before = cloth->time;
     cloth_step_view view = make_view(cloth, dt / (float)n, n);
@@ -255,8 +266,6 @@ cloth_status cloth_step(cloth_t *cloth, float dt)
      * new velocity, h / 2 for the trapezoid rule's mean of old and new.
      * Friction uses it to take back the slide it cancels. */
     cloth->friction_lag = cloth->integ == &cloth_integrator_trapezoid ? 0.5f * view.h : view.h;
-
-    (void)state_job(cloth, SAVE);
     cloth_pins_begin_step(cloth);
     cloth_status st = CLOTH_OK;
     for (uint32_t s = 0; s < n && st == CLOTH_OK; ++s) {
@@ -267,16 +276,44 @@ cloth_status cloth_step(cloth_t *cloth, float dt)
         cloth_strain_limit_apply(cloth, dt);
         (void)constrain(cloth, true); /* contact wins over the limit */
     }
+    return st;
+}
+
+cloth_status cloth_step(cloth_t *cloth, float dt)
+{
+    if (cloth_busy(cloth)) {
+        return CLOTH_ERR_BUSY;
+    }
+    if (cloth == NULL || !isfinite(dt) || !(dt > 0.0f) || dt > 1.0f || !substep_ok(cloth, dt)) {
+        return CLOTH_ERR_INVALID_ARGUMENT;
+    }
+    const double wall_start = cloth_monitor_begin_step(cloth);
+    const double time_before = cloth->time;
+    cloth->busy = true;
+    (void)cloth_tasks_take_broken(cloth);
+    (void)state_job(cloth, SAVE);
+    if (cloth_tasks_take_broken(cloth)) {
+        /* the kept state may be incomplete, and nothing has moved yet */
+        cloth->busy = false;
+        cloth_monitor_end_step(cloth, CLOTH_ERR_TASK_CONTRACT, wall_start);
+        return CLOTH_ERR_TASK_CONTRACT;
+    }
+    cloth_status st = run_substeps(cloth, dt);
     if (st == CLOTH_OK && !state_job(cloth, CHECK)) {
         st = CLOTH_ERR_UNSTABLE;
     }
     if (st == CLOTH_OK) {
         st = cloth_watchdog_check(cloth); /* UNSTABLE when the host asked for a restore */
     }
+    /* a pass the hooks cut short leaves a state, and a check, that cannot be trusted */
+    if (cloth_tasks_take_broken(cloth)) {
+        st = CLOTH_ERR_TASK_CONTRACT;
+    }
     if (st != CLOTH_OK) {
         (void)state_job(cloth, RESTORE);
         cloth->time = time_before;
     }
+    cloth->busy = false;
     cloth_monitor_end_step(cloth, st, wall_start);
     return st;
 }

@@ -60,6 +60,10 @@ typedef struct cloth_tasks {
     uint32_t host_workers;
     struct cloth_pool *pool;        /* the built-in pool, or NULL for one thread */
     uint32_t threads;               /* cloth_set_threads(), 1 by default */
+    /* A task given to the host's hooks came back with an item skipped, run
+     * twice or out of range, or with a worker index out of range, since
+     * cloth_step() cleared it: the step is refused (tasks.c). */
+    bool contract_broken;
 } cloth_tasks;
 
 /* Run task over items [0, count), in ranges of at least min_range items,
@@ -74,6 +78,10 @@ void cloth_parallel_for(const struct cloth *cloth, cloth_task_fn *task, uint32_t
  * finer and a thread that runs out of its own pieces takes the others'. */
 void cloth_parallel_for_uneven(const struct cloth *cloth, cloth_task_fn *task, uint32_t count, uint32_t min_range,
                                void *context);
+
+/* Whether the host's task hooks broke their contract in any pass since the
+ * last call, which clears the record. */
+bool cloth_tasks_take_broken(struct cloth *cloth);
 
 /* Free the pool (cloth_destroy). */
 void cloth_tasks_release(struct cloth *cloth);

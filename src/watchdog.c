@@ -8,6 +8,9 @@
 cloth_status cloth_set_watchdog(cloth_t *cloth, float max_strain, float max_kinetic_energy,
                                 cloth_watchdog_action action)
 {
+    if (cloth_busy(cloth)) {
+        return CLOTH_ERR_BUSY;
+    }
     if (cloth == NULL || !(max_strain >= 0.0f) || !isfinite(max_strain) || !(max_kinetic_energy >= 0.0f) ||
         !isfinite(max_kinetic_energy) || (action != CLOTH_WATCHDOG_REPORT && action != CLOTH_WATCHDOG_RESTORE)) {
         return CLOTH_ERR_INVALID_ARGUMENT;

@@ -339,7 +339,8 @@ static void twin_end(int line)
 static void test_status_strings(void)
 {
     const cloth_status codes[] = {CLOTH_OK, CLOTH_ERR_INVALID_ARGUMENT, CLOTH_ERR_OUT_OF_MEMORY,
-                                  CLOTH_ERR_OUT_OF_RANGE, CLOTH_ERR_UNSTABLE, CLOTH_ERR_UNSUPPORTED};
+                                  CLOTH_ERR_OUT_OF_RANGE, CLOTH_ERR_UNSTABLE, CLOTH_ERR_UNSUPPORTED,
+                                  CLOTH_ERR_BUSY,         CLOTH_ERR_TASK_CONTRACT};
     const size_t n = sizeof codes / sizeof codes[0];
     const char *s[sizeof codes / sizeof codes[0]];
     const char *u;
@@ -361,7 +362,7 @@ static void test_status_strings(void)
     }
     u = cloth_status_string((cloth_status)42);
     CHECK(u != NULL && strcmp(u, "unknown status") == 0);
-    u = cloth_status_string((cloth_status)(CLOTH_ERR_UNSUPPORTED + 1));
+    u = cloth_status_string((cloth_status)(CLOTH_ERR_TASK_CONTRACT + 1));
     CHECK(u != NULL && strcmp(u, "unknown status") == 0);
     u = cloth_status_string(CLOTH_STATUS_FORCE32);
     CHECK(u != NULL && strcmp(u, "unknown status") == 0);

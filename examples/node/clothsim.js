@@ -19,6 +19,8 @@ const Status = Object.freeze({
   ERR_OUT_OF_RANGE: 3,
   ERR_UNSTABLE: 4,
   ERR_UNSUPPORTED: 5,
+  ERR_BUSY: 6,
+  ERR_TASK_CONTRACT: 7,
 });
 
 const Integrator = Object.freeze({

@@ -28,6 +28,14 @@ extern "C" {
  *
  * Threading: a cloth is not internally locked. Calls on one cloth must not
  * overlap; distinct cloths may be used from distinct threads at once.
+ *
+ * Re-entry: while a cloth runs the host's code (its wind, force, task and
+ * integrator hooks during cloth_step(), and a host integrator's `create`
+ * and `destroy`), every function that changes that cloth, cloth_step()
+ * included, returns ::CLOTH_ERR_BUSY and changes nothing, and
+ * cloth_destroy() of it does nothing. Functions that take a `const cloth_t *`
+ * only read, and work there: they see the state as it stands in the middle
+ * of the step.
  * @{
  */
 
@@ -68,7 +76,11 @@ CLOTH_API void cloth_grid_desc_init(cloth_grid_desc *desc);
  */
 CLOTH_API cloth_status cloth_create_grid(const cloth_grid_desc *desc, cloth_t **out);
 
-/** Free the cloth and everything it owns. NULL is a no-op. */
+/**
+ * Free the cloth and everything it owns. NULL is a no-op, and so is a call
+ * from inside the cloth's own step or integrator hook (see Re-entry above),
+ * where freeing it would pull the memory from under the step.
+ */
 CLOTH_API void cloth_destroy(cloth_t *cloth);
 
 /** @} */
@@ -255,13 +267,21 @@ CLOTH_API cloth_status cloth_set_integrator(cloth_t *cloth, cloth_integrator kin
  * integrators.h). After the last substep, the strain limit if it is on
  * (cloth_set_strain_limit()) and the colliders once more.
  *
- * If any position or velocity becomes NaN or infinite, the state from before
- * the call is restored (time included) and ::CLOTH_ERR_UNSTABLE is returned:
- * lower `dt`, raise the substeps or soften the springs.
+ * If any position or velocity becomes NaN or infinite, or a wind or force
+ * hook hands back NaN or infinity (on any particle, pinned ones included),
+ * the state from before the call is restored (time included) and
+ * ::CLOTH_ERR_UNSTABLE is returned: lower `dt`, raise the substeps or soften
+ * the springs.
  *
  * @return ::CLOTH_ERR_INVALID_ARGUMENT for a NULL cloth or a `dt` that is not
- *         finite, not in (0, 1], or so small (below about 1e-42 s) that
- *         `dt / substeps` is 0 in float; ::CLOTH_ERR_UNSTABLE as above.
+ *         finite, not in (0, 1], or so small that the substep
+ *         `dt / substeps` is below about 2.9e-39 s (1 / FLT_MAX: its
+ *         reciprocal, which turns displacements into velocities, would
+ *         overflow); ::CLOTH_ERR_UNSTABLE as above; ::CLOTH_ERR_BUSY when
+ *         called from one of this cloth's own hooks;
+ *         ::CLOTH_ERR_TASK_CONTRACT when the host's task hooks skipped,
+ *         repeated or misplaced work (threads.h), with the state before the
+ *         call kept; whatever a host integrator's `step` or `finish` returns.
  */
 CLOTH_API cloth_status cloth_step(cloth_t *cloth, float dt);
 

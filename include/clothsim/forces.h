@@ -19,7 +19,8 @@ extern "C" {
  * thread that called cloth_step(), with the simulated time in seconds at the
  * start of that substep (it grows by `dt / substeps` from one call to the
  * next) and the state at that moment. They must not call back into the
- * cloth. The time is a float (the signature is fixed): it resolves one
+ * cloth: a call that would change it returns ::CLOTH_ERR_BUSY (clothsim.h,
+ * Re-entry). The time is a float (the signature is fixed): it resolves one
  * substep of 1/960 s for the first 2^23 substeps (about 2.4 hours); a host
  * that runs longer and needs a finer clock should count time in `user`. What they return is a force or a velocity, never something scaled
  * by the substep, so results do not depend on the substep count. A hook

@@ -79,7 +79,9 @@ typedef struct cloth_integrator_vtable {
      * Make the per-cloth state (scratch arrays ...) and store it in `*state`.
      * Called by cloth_set_custom_integrator() / cloth_set_integrator(); a
      * status other than ::CLOTH_OK refuses the switch. It must not keep
-     * `cloth` beyond the call except for read-only queries in `step`.
+     * `cloth` beyond the call except for read-only queries in `step`. Here,
+     * in `destroy`, `step` and `finish`, the cloth refuses every call that
+     * would change it with ::CLOTH_ERR_BUSY (clothsim.h, Re-entry).
      */
     cloth_status (*create)(void *user, const cloth_t *cloth, void **state);
     /** Free what `create` made; called when the integrator is replaced or the cloth destroyed. */

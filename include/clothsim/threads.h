@@ -48,6 +48,15 @@ typedef void cloth_task_fn(uint32_t begin, uint32_t end, uint32_t worker, void *
  * same time. It returns a handle for the finish hook; or it may run
  * everything before returning and return NULL, and then the finish hook is
  * not called.
+ *
+ * The library checks what it can of this contract: it counts the items run,
+ * their sum and the sum of their squares, and refuses a range outside
+ * [0, item_count) or a worker index outside [0, worker_count) without
+ * running it. When a task comes back with an item missing or run twice,
+ * cloth_step() returns ::CLOTH_ERR_TASK_CONTRACT and restores the state from
+ * before the call on the calling thread. What it cannot see: two ranges run
+ * at once under one worker index, or a range still running after `finish`
+ * returned.
  */
 typedef void *cloth_enqueue_task_fn(cloth_task_fn *task, uint32_t item_count, uint32_t min_range,
                                     void *task_context, void *user_context);

@@ -37,6 +37,17 @@ typedef enum cloth_status {
     CLOTH_ERR_OUT_OF_RANGE,       /**< an index or id that does not name anything in this cloth */
     CLOTH_ERR_UNSTABLE,           /**< the step produced a non-finite value; the state before it was kept */
     CLOTH_ERR_UNSUPPORTED,        /**< not available in this build, for this cloth, or not yet */
+    /**
+     * the cloth is inside its own cloth_step() (or its integrator's `create`
+     * or `destroy`): a hook called back into it. Nothing was changed. Since 0.2.
+     */
+    CLOTH_ERR_BUSY,
+    /**
+     * the host's task hooks broke their contract (threads.h): an item was
+     * skipped, run twice or out of range, or a worker index was out of
+     * range. The step was refused and the state before it kept. Since 0.2.
+     */
+    CLOTH_ERR_TASK_CONTRACT,
     CLOTH_STATUS_FORCE32 = 0x7fffffff
 } cloth_status;
 
@@ -165,7 +176,9 @@ typedef struct cloth_grid_desc {
  * that called cloth_step(). It receives the simulated time in seconds, the
  * particle count and the positions (xyz packed, `3 * count` floats), and
  * writes the air velocity in m/s at each particle into `wind_velocity` (xyz
- * packed). It must not call back into the cloth.
+ * packed). It must not call back into the cloth (a call that would change it
+ * returns ::CLOTH_ERR_BUSY); NaN or infinity in its output fails the step
+ * with ::CLOTH_ERR_UNSTABLE.
  */
 typedef void (*cloth_wind_fn)(void *user, float time, uint32_t count,
                               const float *positions, float *wind_velocity);

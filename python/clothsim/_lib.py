@@ -49,6 +49,8 @@ class Status(enum.IntEnum):
     ERR_OUT_OF_RANGE = 3
     ERR_UNSTABLE = 4
     ERR_UNSUPPORTED = 5
+    ERR_BUSY = 6
+    ERR_TASK_CONTRACT = 7
 
 
 class Integrator(enum.IntEnum):

@@ -6,6 +6,9 @@
 cloth_status cloth_add_capsule(cloth_t *cloth, const float a[3], const float b[3], float radius,
                                cloth_collider_id *out)
 {
+    if (cloth_busy(cloth)) {
+        return CLOTH_ERR_BUSY;
+    }
     cloth_collider shape = {0};
     if (cloth == NULL || a == NULL || b == NULL || out == NULL || !cloth_finite3(a) || !cloth_finite3(b) ||
         !(radius > 0.0f) || !isfinite(radius)) {

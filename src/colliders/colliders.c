@@ -47,6 +47,9 @@ cloth_status cloth_collider_add(cloth_t *cloth, const cloth_collider *shape, clo
 
 cloth_status cloth_set_collider_friction(cloth_t *cloth, cloth_collider_id id, float mu)
 {
+    if (cloth_busy(cloth)) {
+        return CLOTH_ERR_BUSY;
+    }
     if (cloth == NULL || !(mu >= 0.0f) || !isfinite(mu)) {
         return CLOTH_ERR_INVALID_ARGUMENT;
     }
@@ -60,6 +63,9 @@ cloth_status cloth_set_collider_friction(cloth_t *cloth, cloth_collider_id id, f
 
 cloth_status cloth_set_collider_thickness(cloth_t *cloth, cloth_collider_id id, float offset)
 {
+    if (cloth_busy(cloth)) {
+        return CLOTH_ERR_BUSY;
+    }
     if (cloth == NULL || !(offset >= 0.0f) || !isfinite(offset)) {
         return CLOTH_ERR_INVALID_ARGUMENT;
     }
@@ -77,6 +83,9 @@ cloth_status cloth_set_collider_thickness(cloth_t *cloth, cloth_collider_id id, 
 cloth_status cloth_set_collider_transform(cloth_t *cloth, cloth_collider_id id, const float position[3],
                                           const float rotation[4])
 {
+    if (cloth_busy(cloth)) {
+        return CLOTH_ERR_BUSY;
+    }
     if (cloth == NULL || (position != NULL && !cloth_finite3(position))) {
         return CLOTH_ERR_INVALID_ARGUMENT;
     }
@@ -118,6 +127,9 @@ cloth_status cloth_get_collider_transform(const cloth_t *cloth, cloth_collider_i
 
 cloth_status cloth_remove_collider(cloth_t *cloth, cloth_collider_id id)
 {
+    if (cloth_busy(cloth)) {
+        return CLOTH_ERR_BUSY;
+    }
     if (cloth == NULL) {
         return CLOTH_ERR_INVALID_ARGUMENT;
     }

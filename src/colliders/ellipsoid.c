@@ -26,6 +26,9 @@
 cloth_status cloth_add_ellipsoid(cloth_t *cloth, const float center[3], const float radii[3],
                                  const float rotation[4], cloth_collider_id *out)
 {
+    if (cloth_busy(cloth)) {
+        return CLOTH_ERR_BUSY;
+    }
     cloth_collider shape = {0};
     if (cloth == NULL || center == NULL || radii == NULL || out == NULL || !cloth_finite3(center) ||
         !cloth_finite3(radii) || !(radii[0] > 0.0f) || !(radii[1] > 0.0f) || !(radii[2] > 0.0f) ||

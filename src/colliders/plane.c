@@ -5,6 +5,9 @@
 
 cloth_status cloth_add_plane(cloth_t *cloth, const float point[3], const float normal[3], cloth_collider_id *out)
 {
+    if (cloth_busy(cloth)) {
+        return CLOTH_ERR_BUSY;
+    }
     cloth_collider shape = {0};
     if (cloth == NULL || point == NULL || normal == NULL || out == NULL || !cloth_finite3(point) ||
         !cloth_normalise3(normal, shape.axis)) {

@@ -4,6 +4,9 @@
 
 cloth_status cloth_add_sphere(cloth_t *cloth, const float center[3], float radius, cloth_collider_id *out)
 {
+    if (cloth_busy(cloth)) {
+        return CLOTH_ERR_BUSY;
+    }
     if (cloth == NULL || center == NULL || out == NULL || !cloth_finite3(center) || !(radius > 0.0f) ||
         !isfinite(radius)) {
         return CLOTH_ERR_INVALID_ARGUMENT;

@@ -13,6 +13,9 @@
 cloth_status cloth_add_torus(cloth_t *cloth, const float center[3], const float axis[3], float major_radius,
                              float minor_radius, cloth_collider_id *out)
 {
+    if (cloth_busy(cloth)) {
+        return CLOTH_ERR_BUSY;
+    }
     cloth_collider shape = {0};
     if (cloth == NULL || center == NULL || axis == NULL || out == NULL || !cloth_finite3(center) ||
         !cloth_normalise3(axis, shape.axis) || !isfinite(major_radius) || !(minor_radius > 0.0f) ||

@@ -133,6 +133,9 @@ void cloth_strain_limit_apply(cloth_t *cloth, float dt)
 
 cloth_status cloth_set_strain_limit(cloth_t *cloth, float max_strain, uint32_t passes)
 {
+    if (cloth_busy(cloth)) {
+        return CLOTH_ERR_BUSY;
+    }
     if (cloth == NULL || !(max_strain >= 0.0f && max_strain <= 10.0f) || passes > CLOTH_MAX_ITERATIONS) {
         return CLOTH_ERR_INVALID_ARGUMENT;
     }
@@ -161,6 +164,9 @@ cloth_status cloth_get_strain_limit(const cloth_t *cloth, float *max_strain, uin
 
 cloth_status cloth_set_strain_level_sweeps(cloth_t *cloth, uint32_t sweeps)
 {
+    if (cloth_busy(cloth)) {
+        return CLOTH_ERR_BUSY;
+    }
     if (cloth == NULL || sweeps > CLOTH_MAX_ITERATIONS) {
         return CLOTH_ERR_INVALID_ARGUMENT;
     }

@@ -117,6 +117,9 @@ void cloth_tethers_free(cloth_t *cloth)
 
 cloth_status cloth_set_tethers(cloth_t *cloth, float scale)
 {
+    if (cloth_busy(cloth)) {
+        return CLOTH_ERR_BUSY;
+    }
     if (cloth == NULL || !(scale == 0.0f || (scale >= 1.0f && scale <= 10.0f))) {
         return CLOTH_ERR_INVALID_ARGUMENT;
     }
@@ -161,6 +164,9 @@ cloth_status cloth_get_tethers(const cloth_t *cloth, float *scale)
 
 cloth_status cloth_set_tether_schedule(cloth_t *cloth, cloth_tether_schedule schedule)
 {
+    if (cloth_busy(cloth)) {
+        return CLOTH_ERR_BUSY;
+    }
     if (cloth == NULL || (schedule != CLOTH_TETHERS_EVERY_SUBSTEP && schedule != CLOTH_TETHERS_LAST_SUBSTEP)) {
         return CLOTH_ERR_INVALID_ARGUMENT;
     }

@@ -460,8 +460,12 @@ static void xpby(size_t n, const float *restrict z, float beta, float *restrict 
     }
 }
 
-/* Preconditioned conjugate gradient on A dv = r (r holds b on entry). */
-static void solve(implicit_state *st, const cloth_t *cloth, const float scale[CLOTH_SPRING_TYPES])
+/* Preconditioned conjugate gradient on A dv = r (r holds b on entry).
+ * False when a non-finite value appears (a force or stiffness so large that
+ * b or A p overflows): the comparisons that end the loop are false for NaN,
+ * so without this test such a solve would stop at once with dv = 0 and the
+ * step would go on as if no force had acted. */
+static bool solve(implicit_state *st, const cloth_t *cloth, const float scale[CLOTH_SPRING_TYPES])
 {
     const uint32_t n = cloth->count;
     const vec3s dv = {st->a[DVX], st->a[DVY], st->a[DVZ]};
@@ -476,9 +480,15 @@ static void solve(implicit_state *st, const cloth_t *cloth, const float scale[CL
     const double stop = IMPLICIT_TOLERANCE * IMPLICIT_TOLERANCE * rr;
     precondition(st, n, &r, &p);
     double rz = dot3(n, &r, &p);
+    if (!isfinite(rr) || !isfinite(rz)) {
+        return false;
+    }
     for (uint32_t it = 0; it < IMPLICIT_MAX_ITERATIONS && rr > stop; ++it) {
         matrix_apply(st, cloth, scale, &p, &q);
         const double pq = dot3(n, &p, &q);
+        if (!isfinite(pq)) {
+            return false;
+        }
         if (!(pq > 0.0) || !(rz > 0.0)) {
             break; /* rounding broke positive definiteness, or r is already 0 */
         }
@@ -492,12 +502,16 @@ static void solve(implicit_state *st, const cloth_t *cloth, const float scale[CL
         rr = dot3(n, &r, &r);
         precondition(st, n, &r, &q);
         const double rz_next = dot3(n, &r, &q);
+        if (!isfinite(rr) || !isfinite(rz_next)) {
+            return false;
+        }
         const float beta = (float)(rz_next / rz);
         rz = rz_next;
         xpby(n, q.x, beta, p.x);
         xpby(n, q.y, beta, p.y);
         xpby(n, q.z, beta, p.z);
     }
+    return true;
 }
 
 static cloth_status implicit_step(void *user, void *state, const cloth_step_view *s)
@@ -540,7 +554,9 @@ static cloth_status implicit_step(void *user, void *state, const cloth_step_view
         r.z[i] = h * (s->fz[i] + m * gz) - r.z[i];
     }
     build_preconditioner(st, cloth, scale_a);
-    solve(st, cloth, scale_a);
+    if (!solve(st, cloth, scale_a)) {
+        return CLOTH_ERR_UNSTABLE;
+    }
 
     const float *dvx = st->a[DVX], *dvy = st->a[DVY], *dvz = st->a[DVZ];
     for (uint32_t i = 0; i < n; ++i) {

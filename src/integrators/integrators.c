@@ -41,7 +41,9 @@ cloth_status cloth_integrator_install(cloth_t *cloth, const cloth_integrator_vta
     }
     void *state = NULL;
     if (vt->create != NULL) {
+        cloth->busy = true; /* the host's code runs: calls back into this cloth are refused */
         s = vt->create(user, cloth, &state);
+        cloth->busy = false;
         if (s != CLOTH_OK) {
             cloth_forces_settle(cloth); /* the old integrator stays, with what it had */
             return s;
@@ -59,7 +61,9 @@ cloth_status cloth_integrator_install(cloth_t *cloth, const cloth_integrator_vta
 void cloth_integrator_release(cloth_t *cloth)
 {
     if (cloth->integ != NULL && cloth->integ->destroy != NULL) {
+        cloth->busy = true;
         cloth->integ->destroy(cloth->integ_user, cloth->integ_state);
+        cloth->busy = false;
     }
     cloth->integ = NULL;
     cloth->integ_user = NULL;
@@ -68,6 +72,9 @@ void cloth_integrator_release(cloth_t *cloth)
 
 cloth_status cloth_set_integrator(cloth_t *cloth, cloth_integrator kind)
 {
+    if (cloth_busy(cloth)) {
+        return CLOTH_ERR_BUSY;
+    }
     if (cloth == NULL) {
         return CLOTH_ERR_INVALID_ARGUMENT;
     }
@@ -81,6 +88,9 @@ cloth_status cloth_set_integrator(cloth_t *cloth, cloth_integrator kind)
 
 cloth_status cloth_set_custom_integrator(cloth_t *cloth, const cloth_integrator_vtable *vtable, void *user)
 {
+    if (cloth_busy(cloth)) {
+        return CLOTH_ERR_BUSY;
+    }
     if (cloth == NULL || vtable == NULL || vtable->step == NULL ||
         (vtable->flags & ~CLOTH_INTEGRATOR_WANTS_SPRING_FORCES) != 0u) {
         return CLOTH_ERR_INVALID_ARGUMENT;

@@ -267,6 +267,46 @@ def check_headers(ck, model, exported, label):
                 )
 
 
+# --- re-entry: every call that changes a cloth is probed from inside its hooks ---
+
+REENTRY_TEST = os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir, "test_reentry.c")
+
+
+def mutators(model):
+    """The functions whose first parameter is a `cloth_t *` (not const): the
+    calls a cloth must refuse with CLOTH_ERR_BUSY from inside its own hooks."""
+    out = []
+    for name, fn in sorted(model.functions.items()):
+        ps = params(fn)
+        if not ps or not isinstance(ps[0], c_ast.Decl):
+            continue
+        t = ps[0].type
+        if (
+            isinstance(t, c_ast.PtrDecl)
+            and isinstance(t.type, c_ast.TypeDecl)
+            and "const" not in t.type.quals
+            and isinstance(t.type.type, c_ast.IdentifierType)
+            and t.type.type.names == ["cloth_t"]
+        ):
+            out.append(name)
+    return out
+
+
+def check_reentry(ck, model):
+    """tests/test_reentry.c calls every mutator from every kind of hook; a new
+    one missing there would be a call nobody checks for re-entry."""
+    with open(REENTRY_TEST, encoding="utf-8") as f:
+        text = f.read()
+    found = mutators(model)
+    ck.check(len(found) >= 40, "re-entry: only %d functions taking a cloth_t * found" % len(found))
+    for name in found:
+        ck.check(
+            re.search(r"\b%s\(" % name, text) is not None,
+            "re-entry: %s takes a cloth_t * but tests/test_reentry.c never calls it from a hook" % name,
+        )
+    return len(found)
+
+
 # --- the Python binding against the headers ------------------------------------
 
 
@@ -443,18 +483,21 @@ def main():
         model = Model(ast, header_dir)
         check_headers(ck, model, exported, label)
 
+    probed = check_reentry(ck, model) if model is not None else 0
     bound = 0
     if args.binding and model is not None:
         bound = check_binding(ck, model, os.path.abspath(args.binding), header_texts)
 
     print(
-        "parsed %d headers: %d exported functions, %d enums, %d structs, %d typedefs%s"
+        "parsed %d headers: %d exported functions, %d enums, %d structs, %d typedefs; "
+        "%d functions that change a cloth probed for re-entry%s"
         % (
             len(header_texts),
             len(exported),
             len(model.enums) if model else 0,
             len(model.our_structs) if model else 0,
             len(model.our_typedefs) if model else 0,
+            probed,
             "; Python binding: %d functions checked" % bound if args.binding else "",
         )
     )
