@@ -17,11 +17,22 @@
  *   - a snapshot saved and loaded back leaves the state bitwise the same;
  *   - the host's allocator sees only the sizes it handed out, an alignment
  *     that is a power of two <= 64, and every block freed by cloth_destroy();
- *   - a host integrator's state is destroyed exactly once.
+ *   - a host integrator's state is destroyed exactly once;
+ *   - a step whose wind or force hook wrote NaN or infinity does not return
+ *     CLOTH_OK;
+ *   - from inside a hook, every call that changes the cloth returns
+ *     CLOTH_ERR_BUSY, and cloth_destroy() of it does nothing;
+ *   - a step whose task hooks skipped, repeated or misplaced an item does not
+ *     return CLOTH_OK (and, refused, changes nothing);
+ *   - pinning every particle, one call each, puts each on its own target;
+ *   - every spring's rest length, squared, is a normal float; the smooth
+ *     surface is finite, and every read-back works into a buffer at any
+ *     byte address (UBSan sees a misaligned access).
  *
- * Sizes are bounded (grids <= 24 x 24, meshes <= 64 vertices and 98
- * triangles, <= 60 calls and a budget of particle-substeps per input) so that
- * one input runs in milliseconds.
+ * Sizes are bounded (grids <= 24 x 24, or a rare 72 x 72 that is big enough
+ * for the task hooks to be called, meshes <= 64 vertices and 98 triangles,
+ * <= 60 calls and a budget of particle-substeps per input) so that one input
+ * runs in milliseconds.
  *
  * Built two ways from this one file:
  *   - with -fsanitize=fuzzer (CLOTHSIM_BUILD_FUZZ, clang): the fuzzer itself;
@@ -52,11 +63,16 @@
 #include <string.h>
 
 #define FZ_MAX_SIDE 24u
+/* a side that gives the step's per-particle passes two items (4096
+ * particles each), so that they go to the host's task hooks */
+#define FZ_BIG_SIDE 72u
 #define FZ_MAX_VERTS 64u
 #define FZ_MAX_TRIS 98u /* 2 (8 - 1)^2 */
 #define FZ_MAX_OPS 60u
 /* particles x substeps x (iterations, for the position-based integrators) */
 #define FZ_BUDGET 40000.0
+/* a snapshot of the largest cloth with every particle pinned */
+#define FZ_SNAP_BYTES 400000u
 
 /* FUZZ_API_TRACE=1 in the environment (replay program): print every call. */
 static int g_trace;
@@ -105,8 +121,20 @@ static float fz_bits(uint32_t u)
     return v;
 }
 
-/* One selector byte: 0-31 a hostile or typical special, 32-254 a moderate
- * value (sel - 143) / 16 in [-6.94, 6.94], 255 the raw bits of 4 more bytes. */
+/* Values at the edges of float that once got through: a grid spacing whose
+ * axes add up past FLT_MAX (8e37), rest lengths that overflow or underflow
+ * when squared (1e20, 1.8e19, 1e-23), substeps whose reciprocal overflows
+ * (1e-40, 2e-39), stiffness near FLT_MAX (3e38), the smallest normals. */
+static float fz_edge(fz *f)
+{
+    static const float edge[] = {8e37f,  1e20f,   1.8e19f, 1e-23f, 1e-40f, 2e-39f, 3e-39f,  3e38f,
+                                 1e38f,  -FLT_MIN, 2.0f * FLT_MIN, FLT_MAX / 2.0f, 1e-38f, 4e18f, 1e19f, -8e37f};
+    return edge[fz_u8(f) % (sizeof edge / sizeof edge[0])];
+}
+
+/* One selector byte: 0-31 a hostile or typical special, 32-253 a moderate
+ * value (sel - 143) / 16 in [-6.94, 6.88], 254 an edge value of the next
+ * byte (fz_edge()), 255 the raw bits of 4 more bytes. */
 static float fz_float(fz *f)
 {
     const uint8_t sel = fz_u8(f);
@@ -149,6 +177,9 @@ static float fz_float(fz *f)
     if (sel == 255u) {
         return fz_bits(fz_u32(f));
     }
+    if (sel == 254u) {
+        return fz_edge(f);
+    }
     return (float)((int)sel - 143) / 16.0f;
 }
 
@@ -179,13 +210,17 @@ static uint32_t fz_index(fz *f, uint32_t count)
 }
 
 /* A stride in bytes: valid ones (0 = packed, multiples of 4 >= 12) and odd
- * ones. The library may only accept the valid ones, which all fit in the
- * buffers below; an absurd stride it accepted would be a bug ASan sees. */
+ * ones, among them multiples of 4 so large that stride * (count - 1) wraps
+ * around size_t or passes PTRDIFF_MAX for any cloth (count >= 2). The
+ * library may only accept the valid ones, which all fit in the buffers
+ * below; an absurd stride it accepted would be a bug ASan sees. */
+#define FZ_HUGE_STRIDE ((size_t)1 << (sizeof(size_t) * 8 - 1))
 static size_t fz_stride(fz *f)
 {
     static const size_t table[] = {0, 12, 16, 24, 32, 48, 64, 1, 2, 3, 4, 8, 11, 13, 14, 15, 18, 22,
                                    6, 10, 20, 28, 36, 44, 52, 60, 13, 17, 25, 31, (size_t)-1,
-                                   ((size_t)1 << (sizeof(size_t) * 8 - 1)) | 2u};
+                                   FZ_HUGE_STRIDE | 2u, (size_t)-12, (size_t)-4, FZ_HUGE_STRIDE,
+                                   FZ_HUGE_STRIDE + 12u, (size_t)-16, (size_t)-12 - 4096u};
     return table[fz_u8(f) % (sizeof table / sizeof table[0])];
 }
 
@@ -194,9 +229,11 @@ static size_t stride_bytes_of(size_t stride)
     return stride == 0u ? 12u : stride;
 }
 
+/* The huge strides of the table (2^63 and up) never fit a buffer of two
+ * records or more. */
 static bool stride_valid(size_t stride)
 {
-    return stride == 0u || (stride >= 12u && stride % 4u == 0u);
+    return stride == 0u || (stride >= 12u && stride % 4u == 0u && stride < FZ_HUGE_STRIDE);
 }
 
 /* ---- the host's allocator: accounting, checks, injected failures ------- */
@@ -251,6 +288,9 @@ static void fz_free_fn(void *user, void *ptr, size_t size)
 
 /* ---- hooks: wind, external force, a host integrator --------------------- */
 
+/* Where an armed call-back fires (OP_CALLBACK). */
+enum { CB_WIND, CB_FORCE, CB_STEP, CB_FINISH, CB_CREATE, CB_DESTROY, CB_ENQUEUE, CB_TASK_FINISH, CB_WHERE };
+
 typedef struct fz_hooks {
     uint32_t count;     /* particles of the cloth the hooks belong to */
     uint8_t wind_mode, force_mode;
@@ -260,9 +300,30 @@ typedef struct fz_hooks {
     uint8_t integ_mode;
     int states_live;
     uint32_t step_calls;
+    /* a wind or force hook wrote NaN or infinity since the step began */
+    bool nonfinite;
+    /* a call back into the cloth, armed by OP_CALLBACK: where and which */
+    bool cb_armed;
+    uint8_t cb_where, cb_which;
+    /* the task hooks (OP_TASK_HOOKS): their fault, on enqueue calls
+     * k * task_every + task_every - 1, and whether one hit in this step */
+    uint8_t task_fault;
+    uint32_t task_calls, task_every;
+    bool task_fault_hit;
 } fz_hooks;
 
 static fz_hooks g_hooks;
+static struct fz_world *g_world_ptr; /* the cloth a call-back reaches */
+static void fz_call_back(uint8_t where);
+
+static void note_output(fz_hooks *h, const float *out, uint32_t count)
+{
+    for (size_t i = 0; i < 3u * (size_t)count; ++i) {
+        if (!isfinite(out[i])) {
+            h->nonfinite = true;
+        }
+    }
+}
 
 static void fz_wind(void *user, float time, uint32_t count, const float *pos, float *out)
 {
@@ -288,6 +349,11 @@ static void fz_wind(void *user, float time, uint32_t count, const float *pos, fl
             break;
         }
     }
+    if ((h->wind_mode & 0x40u) && count > 0u) {
+        out[3u * (h->target % count) + 1u] = h->wind[1]; /* a fuzzed value, NaN too, on any particle */
+    }
+    note_output(h, out, count);
+    fz_call_back(CB_WIND);
 }
 
 static void fz_force(void *user, float time, uint32_t count, const float *pos, const float *vel, float *out)
@@ -305,6 +371,11 @@ static void fz_force(void *user, float time, uint32_t count, const float *pos, c
         default: o[0] = pos[3u * i + 1u] * h->force[1]; break;
         }
     }
+    if ((h->force_mode & 0x40u) && count > 0u) {
+        out[3u * (h->target % count) + 2u] = h->force[2]; /* pinned or free, whatever the value */
+    }
+    note_output(h, out, count);
+    fz_call_back(CB_FORCE);
 }
 
 static cloth_status fzi_create(void *user, const cloth_t *cloth, void **state)
@@ -321,6 +392,7 @@ static cloth_status fzi_create(void *user, const cloth_t *cloth, void **state)
     *s = 0xC1077u;
     h->states_live++;
     *state = s;
+    fz_call_back(CB_CREATE);
     return CLOTH_OK;
 }
 
@@ -332,6 +404,7 @@ static void fzi_destroy(void *user, void *state)
     h->states_live--;
     FZ_REQUIRE(h->states_live >= 0);
     free(state);
+    fz_call_back(CB_DESTROY);
 }
 
 /* Symplectic Euler through the view, with the misbehaviours the mode asks for. */
@@ -359,6 +432,7 @@ static cloth_status fzi_step(void *user, void *state, const cloth_step_view *v)
     if (h->integ_mode == 4u && v->substep == 1u) {
         return CLOTH_ERR_UNSUPPORTED;
     }
+    fz_call_back(CB_STEP);
     return CLOTH_OK;
 }
 
@@ -373,7 +447,43 @@ static cloth_status fzi_finish(void *user, void *state, const cloth_step_view *v
     if (h->integ_mode == 6u && v->count > 0u) {
         v->vy[0] = fz_bits(0x7f800000u);
     }
+    fz_call_back(CB_FINISH);
     return CLOTH_OK;
+}
+
+/* Task hooks that run everything on the calling thread, in ranges of
+ * min_range, with the fault OP_TASK_HOOKS chose on some calls. */
+enum { TF_NONE, TF_SKIP_LAST, TF_TWICE, TF_BAD_WORKER, TF_NEVER_RUN, TF_OVERRUN, TF_COUNT };
+
+static void *fz_enqueue(cloth_task_fn *task, uint32_t count, uint32_t min_range, void *ctx, void *user)
+{
+    fz_hooks *h = user;
+    FZ_REQUIRE(h == &g_hooks && task != NULL && count > 0u && min_range > 0u);
+    const uint32_t k = h->task_calls++;
+    const uint8_t fault = (h->task_every > 0u && k % h->task_every == h->task_every - 1u) ? h->task_fault : TF_NONE;
+    if (fault != TF_NONE) {
+        h->task_fault_hit = true;
+    }
+    if (fault != TF_NEVER_RUN) {
+        for (uint32_t b = 0; b < count; b += min_range) {
+            const uint32_t e = count - b > min_range ? b + min_range : count;
+            if (fault == TF_SKIP_LAST && e == count) {
+                continue;
+            }
+            task(b, fault == TF_OVERRUN && e == count ? count + 1u : e, fault == TF_BAD_WORKER ? 7u : 0u, ctx);
+            if (fault == TF_TWICE && b == 0u) {
+                task(b, e, 0u, ctx);
+            }
+        }
+    }
+    fz_call_back(CB_ENQUEUE);
+    return (k & 1u) ? h : NULL; /* both ways the contract allows */
+}
+
+static void fz_task_finish(void *handle, void *user)
+{
+    FZ_REQUIRE(handle == user && user == &g_hooks);
+    fz_call_back(CB_TASK_FINISH);
 }
 
 static const cloth_integrator_vtable fz_vtables[] = {
@@ -399,11 +509,51 @@ typedef struct fz_world {
     cloth_collider_id ids[16];
     uint32_t id_count;
     /* scratch buffers, sized for the largest stride and cloth */
-    unsigned char buf_a[FZ_MAX_VERTS * FZ_MAX_VERTS * 16u];
-    unsigned char snap_a[200000], snap_b[200000];
+    unsigned char buf_a[FZ_BIG_SIDE * FZ_BIG_SIDE * 64u + 64u];
+    unsigned char snap_a[FZ_SNAP_BYTES], snap_b[FZ_SNAP_BYTES];
 } fz_world;
 
 static fz_world g_world;
+
+/* An armed call-back, from the hook `where`: a call that changes the cloth
+ * must come back CLOTH_ERR_BUSY with nothing done, cloth_destroy() must do
+ * nothing (ASan sees the cloth used afterwards if it did), and a read works. */
+static void fz_call_back(uint8_t where)
+{
+    fz_hooks *h = &g_hooks;
+    if (!h->cb_armed || h->cb_where != where || g_world_ptr == NULL || g_world_ptr->cloth == NULL) {
+        return;
+    }
+    cloth_t *c = g_world_ptr->cloth;
+    static float buf[3u * FZ_BIG_SIDE * FZ_BIG_SIDE];
+    static const unsigned char junk[64];
+    const float p[3] = {0.0f, 1.0f, 0.0f};
+    cloth_collider_id id = 0u;
+    cloth_status s = CLOTH_ERR_BUSY;
+    FZ_REQUIRE(cloth_get_positions(c, buf, 0u) == CLOTH_OK);
+    switch (h->cb_which % 16u) {
+    case 0: s = cloth_set_integrator(c, CLOTH_INTEGRATOR_XPBD); break;
+    case 1: s = cloth_set_damping(c, 1.0f); break;
+    case 2: s = cloth_step(c, 1.0f / 60.0f); break;
+    case 3: s = cloth_pin(c, 0u, NULL); break;
+    case 4: s = cloth_unpin(c, 0u); break;
+    case 5: s = cloth_set_positions(c, buf, 0u); break;
+    case 6: s = cloth_load_state(c, junk, sizeof junk); break;
+    case 7: s = cloth_set_custom_integrator(c, &fz_vtables[0], &g_hooks); break;
+    case 8: s = cloth_set_wind(c, NULL, NULL); break;
+    case 9: s = cloth_set_external_force(c, NULL, NULL); break;
+    case 10: s = cloth_set_threads(c, 2u); break;
+    case 11: s = cloth_set_task_hooks(c, NULL, NULL, 0u, NULL); break;
+    case 12: s = cloth_remove_collider(c, 1u); break;
+    case 13: s = cloth_set_substeps(c, 2u); break;
+    case 14: s = cloth_add_sphere(c, p, 0.5f, &id); break;
+    default: cloth_destroy(c); break;
+    }
+    if (g_trace) {
+        fprintf(stderr, "    call-back %u from hook %u -> %s\n", h->cb_which % 16u, where, cloth_status_string(s));
+    }
+    FZ_REQUIRE(s == CLOTH_ERR_BUSY);
+}
 
 static size_t snapshot(const cloth_t *cloth, unsigned char *buf)
 {
@@ -423,7 +573,7 @@ static size_t snapshot(const cloth_t *cloth, unsigned char *buf)
         if (g_trace) {                                                                     \
             fprintf(stderr, "  %s -> %s\n", #call, cloth_status_string(fz_s_));            \
         }                                                                                  \
-        FZ_REQUIRE((uint32_t)fz_s_ <= (uint32_t)CLOTH_ERR_UNSUPPORTED);                    \
+        FZ_REQUIRE((uint32_t)fz_s_ <= (uint32_t)CLOTH_ERR_TASK_CONTRACT);                  \
         FZ_REQUIRE(strlen(cloth_status_string(fz_s_)) > 0u);                               \
         if (fz_s_ != CLOTH_OK) {                                                           \
             const size_t fz_after_ = snapshot((w)->cloth, (w)->snap_b);                    \
@@ -438,17 +588,21 @@ static void check_readback(fz_world *w, fz *f)
 {
     const size_t stride = fz_stride(f);
     const size_t sb = stride_valid(stride) ? stride_bytes_of(stride) : 12u;
+    /* the host's buffer at any byte address: an interleaved vertex buffer
+     * need not align its positions to 4 */
+    const size_t off = fz_u8(f) % 4u;
     const size_t bytes = sb * w->count;
-    FZ_REQUIRE(bytes <= sizeof w->buf_a);
+    FZ_REQUIRE(off + bytes + 16u <= sizeof w->buf_a);
+    unsigned char *base = w->buf_a + off;
     for (int what = 0; what < 3; ++what) {
-        memset(w->buf_a, 0xA5, bytes + 16u);
-        float *dst = (float *)(void *)w->buf_a;
+        memset(w->buf_a, 0xA5, off + bytes + 16u);
+        float *dst = (float *)(void *)base;
         cloth_status s = what == 0   ? cloth_get_positions(w->cloth, dst, stride)
                          : what == 1 ? cloth_get_velocities(w->cloth, dst, stride)
                                      : cloth_get_normals(w->cloth, dst, stride);
         if (!stride_valid(stride)) {
             FZ_REQUIRE(s == CLOTH_ERR_INVALID_ARGUMENT);
-            for (size_t b = 0; b < bytes + 16u; ++b) {
+            for (size_t b = 0; b < off + bytes + 16u; ++b) {
                 FZ_REQUIRE(w->buf_a[b] == 0xA5u);
             }
             continue;
@@ -456,7 +610,7 @@ static void check_readback(fz_world *w, fz *f)
         FZ_REQUIRE(s == CLOTH_OK);
         for (uint32_t i = 0; i < w->count; ++i) {
             float v[3];
-            memcpy(v, w->buf_a + sb * i, sizeof v);
+            memcpy(v, base + sb * i, sizeof v);
             if (!(isfinite(v[0]) && isfinite(v[1]) && isfinite(v[2]))) {
                 fprintf(stderr, "%s of particle %u: %g %g %g\n",
                         what == 0 ? "position" : what == 1 ? "velocity" : "normal", i, (double)v[0],
@@ -469,12 +623,75 @@ static void check_readback(fz_world *w, fz *f)
                 FZ_REQUIRE(fabs(len - 1.0) < 1e-3);
             }
             for (size_t b = 12; b < sb; ++b) {
-                FZ_REQUIRE(w->buf_a[sb * i + b] == 0xA5u);
+                FZ_REQUIRE(base[sb * i + b] == 0xA5u);
             }
         }
-        for (size_t b = bytes; b < bytes + 16u; ++b) {
+        for (size_t b = 0; b < off; ++b) {
             FZ_REQUIRE(w->buf_a[b] == 0xA5u);
         }
+        for (size_t b = bytes; b < bytes + 16u; ++b) {
+            FZ_REQUIRE(base[b] == 0xA5u);
+        }
+    }
+}
+
+/* The smooth surface of a grid at a fuzzed level into buffers at any byte
+ * address: finite positions, unit normals, indices in range, padding and the
+ * bytes around untouched. */
+static void op_smooth(fz_world *w, fz *f)
+{
+    static unsigned char pos[1u << 20], nrm[1u << 20], tri[1u << 21];
+    const uint32_t level = fz_u8(f) % 6u; /* 0 and 5 are refused */
+    const size_t ps = fz_stride(f), ns = fz_stride(f);
+    const size_t po = fz_u8(f) % 4u, no = fz_u8(f) % 4u, to = fz_u8(f) % 4u;
+    uint32_t nv = 0u, nt = 0u;
+    const cloth_status counted = cloth_smooth_counts(w->cloth, level, &nv, &nt);
+    const size_t pb = stride_valid(ps) ? stride_bytes_of(ps) : 12u, nb = stride_valid(ns) ? stride_bytes_of(ns) : 12u;
+    if (counted == CLOTH_OK && ((size_t)nv * pb + po + 16u > sizeof pos || (size_t)nv * nb + no + 16u > sizeof nrm ||
+                                (size_t)nt * 12u + to + 16u > sizeof tri)) {
+        return; /* larger than the harness's buffers */
+    }
+    memset(pos, 0xA5, sizeof pos);
+    memset(nrm, 0xA5, sizeof nrm);
+    const cloth_status s = cloth_get_smooth(w->cloth, level, (float *)(void *)(pos + po), ps,
+                                            (float *)(void *)(nrm + no), ns, (uint32_t *)(void *)(tri + to));
+    if (g_trace) {
+        fprintf(stderr, "  cloth_get_smooth(level %u, strides %zu %zu) -> %s, %u vertices\n", level, ps, ns,
+                cloth_status_string(s), nv);
+    }
+    FZ_REQUIRE(s == CLOTH_OK || s == CLOTH_ERR_INVALID_ARGUMENT || s == CLOTH_ERR_UNSUPPORTED);
+    /* a stride of the wrong form is refused always; a huge one only when it
+     * implies a buffer (two vertices or more: a grid of one row or column
+     * has no surface, and nothing is written) */
+    const bool form_ok = (ps == 0u || (ps >= 12u && ps % 4u == 0u)) && (ns == 0u || (ns >= 12u && ns % 4u == 0u));
+    if (!form_ok || counted != CLOTH_OK || (nv >= 2u && (!stride_valid(ps) || !stride_valid(ns)))) {
+        FZ_REQUIRE(s != CLOTH_OK);
+    }
+    if (s != CLOTH_OK) {
+        return;
+    }
+    for (uint32_t i = 0; i < nv; ++i) {
+        float p[3], n[3];
+        memcpy(p, pos + po + pb * i, sizeof p);
+        memcpy(n, nrm + no + nb * i, sizeof n);
+        FZ_REQUIRE(isfinite(p[0]) && isfinite(p[1]) && isfinite(p[2]));
+        const double nx = (double)n[0], ny = (double)n[1], nz = (double)n[2];
+        const double len = sqrt(nx * nx + ny * ny + nz * nz);
+        FZ_REQUIRE(fabs(len - 1.0) < 1e-3);
+        for (size_t b = 12; b < pb; ++b) {
+            FZ_REQUIRE(pos[po + pb * i + b] == 0xA5u);
+        }
+    }
+    for (size_t b = 0; b < po; ++b) {
+        FZ_REQUIRE(pos[b] == 0xA5u);
+    }
+    for (size_t b = 0; b < 16u; ++b) {
+        FZ_REQUIRE(pos[po + pb * nv + b] == 0xA5u);
+    }
+    for (uint32_t k = 0; k < 3u * nt; ++k) {
+        uint32_t v;
+        memcpy(&v, tri + to + 4u * k, sizeof v);
+        FZ_REQUIRE(v < nv);
     }
 }
 
@@ -483,6 +700,9 @@ static void check_readback(fz_world *w, fz *f)
 static uint32_t fz_side(fz *f)
 {
     const uint8_t sel = fz_u8(f);
+    if (sel == 0xEFu) {
+        return FZ_BIG_SIDE;
+    }
     if (sel < 0xF0u) {
         return sel % (FZ_MAX_SIDE + 1u);
     }
@@ -569,7 +789,8 @@ static cloth_status setup_grid(fz_world *w, fz *f, bool host_alloc)
     FZ_REQUIRE(s == CLOTH_OK ? cloth != NULL : cloth == NULL);
     if (s == CLOTH_OK) {
         FZ_REQUIRE(cloth_particle_count(cloth) == desc->rows * desc->cols);
-        FZ_REQUIRE(desc->rows <= FZ_MAX_SIDE && desc->cols <= FZ_MAX_SIDE);
+        FZ_REQUIRE((desc->rows <= FZ_MAX_SIDE || desc->rows == FZ_BIG_SIDE) &&
+                   (desc->cols <= FZ_MAX_SIDE || desc->cols == FZ_BIG_SIDE));
     }
     w->cloth = cloth;
     return s;
@@ -619,12 +840,23 @@ static cloth_status setup_mesh(fz_world *w, fz *f)
             const uint32_t i = fz_u8(f) % nv;
             float v[3];
             memcpy(v, pos + sb * i, sizeof v);
-            v[fz_u8(f) % 3u] = fz_float(f);
+            const uint8_t axis = fz_u8(f) % 3u; /* read before the value: one order on every compiler */
+            v[axis] = fz_float(f);
             memcpy(pos + sb * i, v, sizeof v);
             break;
         }
-        case 1: if (nt > 0u) tris[fz_u8(f) % (3u * nt)] = fz_index(f, nv); break;
-        case 2: if (nv > 0u) masses[fz_u8(f) % nv] = fz_float(f); break;
+        case 1:
+            if (nt > 0u) {
+                const uint32_t at = fz_u8(f) % (3u * nt);
+                tris[at] = fz_index(f, nv);
+            }
+            break;
+        case 2:
+            if (nv > 0u) {
+                const uint32_t at = fz_u8(f) % nv;
+                masses[at] = fz_float(f);
+            }
+            break;
         case 3: {
             /* fewer vertices or triangles than built (never more than the
              * buffers hold: claiming more would be the harness lying) */
@@ -671,7 +903,8 @@ static cloth_status setup_mesh(fz_world *w, fz *f)
     X(GET_TRANSFORM) X(REMOVE_COLLIDER) X(WIND) X(CONSTANT_WIND) X(AIR) X(FORCE_HOOK)              \
     X(READBACK) X(TRIANGLES) X(SET_POSITIONS) X(SET_VELOCITIES) X(SNAPSHOT_ROUNDTRIP)              \
     X(SNAPSHOT_CORRUPT) X(SNAPSHOT_FOREIGN) X(STATS) X(WATCHDOG) X(TETHERS) X(BENDING)             \
-    X(PBD_PARAMS) X(SPRINGS) X(NULLS) X(STRAIN_LIMIT) X(TETHER_SCHEDULE) X(LEVEL_SWEEPS)
+    X(PBD_PARAMS) X(SPRINGS) X(NULLS) X(STRAIN_LIMIT) X(TETHER_SCHEDULE) X(LEVEL_SWEEPS)            \
+    X(CALLBACK) X(TASK_HOOKS) X(PIN_ALL) X(SMOOTH)
 #define FZ_OP_ENUM(name) OP_##name,
 #define FZ_OP_NAME(name) #name,
 enum op { FZ_OPS(FZ_OP_ENUM) OP_COUNT };
@@ -706,29 +939,36 @@ static double step_cost(const fz_world *w)
     return (double)(w->count + 1u) * (double)w->substeps * it * (1.0 + (double)w->colliders / 4.0);
 }
 
-static void op_step(fz_world *w, float dt)
+/* The step's status, or CLOTH_STATUS_FORCE32 when the budget skipped it. */
+static cloth_status op_step(fz_world *w, float dt)
 {
     if (w->budget < step_cost(w)) {
-        return;
+        return CLOTH_STATUS_FORCE32;
     }
     w->budget -= step_cost(w);
     const uint64_t before = cloth_state_hash(w->cloth);
+    g_hooks.nonfinite = false;
+    g_hooks.task_fault_hit = false;
     const cloth_status s = cloth_step(w->cloth, dt);
     if (g_trace) {
         fprintf(stderr, "  cloth_step(%.9g) -> %s\n", (double)dt, cloth_status_string(s));
     }
-    FZ_REQUIRE((uint32_t)s <= (uint32_t)CLOTH_ERR_UNSUPPORTED);
+    FZ_REQUIRE((uint32_t)s <= (uint32_t)CLOTH_ERR_TASK_CONTRACT);
+    /* a hook's NaN, or a task hook's broken contract, never passes as OK */
+    FZ_REQUIRE(!(g_hooks.nonfinite && s == CLOTH_OK));
+    FZ_REQUIRE(!(g_hooks.task_fault_hit && s == CLOTH_OK));
     if (!(isfinite(dt) && dt > 0.0f && dt <= 1.0f)) {
         FZ_REQUIRE(s == CLOTH_ERR_INVALID_ARGUMENT);
     }
     if (s != CLOTH_OK) {
         FZ_REQUIRE(cloth_state_hash(w->cloth) == before);
     }
+    return s;
 }
 
 static void op_snapshot_corrupt(fz_world *w, fz *f)
 {
-    static unsigned char buf[200000 + 64];
+    static unsigned char buf[FZ_SNAP_BYTES + 64u];
     const size_t size = snapshot(w->cloth, buf);
     size_t len = size;
     const uint8_t edits = fz_u8(f) % 8u;
@@ -780,7 +1020,7 @@ static void op_snapshot_foreign(fz_world *w, fz *f)
 
 static void op_snapshot_roundtrip(fz_world *w, fz *f)
 {
-    static unsigned char saved[200000];
+    static unsigned char saved[FZ_SNAP_BYTES];
     const size_t size = snapshot(w->cloth, saved);
     const uint64_t h0 = cloth_state_hash(w->cloth);
     /* step on, then go back: bitwise where it was */
@@ -823,10 +1063,42 @@ static void op_set_vectors(fz_world *w, fz *f, bool positions)
     }
     if ((mode & 2u) && w->count > 0u) {
         float bad = fz_float(f);
-        memcpy(w->buf_a + sb * (fz_u8(f) % w->count) + 4u * (fz_u8(f) % 3u), &bad, sizeof bad);
+        const size_t at = sb * (fz_u8(f) % w->count);
+        const size_t component = 4u * (fz_u8(f) % 3u);
+        memcpy(w->buf_a + at + component, &bad, sizeof bad);
     }
     const float *src = (const float *)(void *)w->buf_a;
     FZ_CALL(w, positions ? cloth_set_positions(w->cloth, src, stride) : cloth_set_velocities(w->cloth, src, stride));
+}
+
+/* Every particle pinned, one call each, each to its own target; a step
+ * that succeeds leaves each on it. Then every other one released. */
+static void op_pin_all(fz_world *w, fz *f)
+{
+    const uint8_t m = fz_u8(f);
+    const float scale = fz_float(f);
+    for (uint32_t i = 0; i < w->count; ++i) {
+        const float t[3] = {scale * (float)i, 1.0f, -scale};
+        const cloth_status s = cloth_pin(w->cloth, i, t);
+        FZ_REQUIRE(s == (isfinite(t[0]) && isfinite(t[2]) ? CLOTH_OK : CLOTH_ERR_INVALID_ARGUMENT) ||
+                   s == CLOTH_ERR_OUT_OF_MEMORY);
+        if (s != CLOTH_OK) {
+            return;
+        }
+    }
+    if (op_step(w, 1.0f / 60.0f) == CLOTH_OK) {
+        FZ_REQUIRE(cloth_get_positions(w->cloth, (float *)(void *)w->buf_a, 0u) == CLOTH_OK);
+        for (uint32_t i = 0; i < w->count; ++i) {
+            float x[3];
+            memcpy(x, w->buf_a + 12u * i, sizeof x);
+            FZ_REQUIRE(x[0] == scale * (float)i && x[1] == 1.0f && x[2] == -scale);
+        }
+    }
+    if (m & 1u) {
+        for (uint32_t i = 0; i < w->count; i += 2u) {
+            FZ_REQUIRE(cloth_unpin(w->cloth, i) == CLOTH_OK);
+        }
+    }
 }
 
 static void run_op(fz_world *w, fz *f, uint8_t op)
@@ -1022,7 +1294,7 @@ static void run_op(fz_world *w, fz *f, uint8_t op)
     }
     case OP_READBACK: check_readback(w, f); break;
     case OP_TRIANGLES: {
-        static uint32_t idx[3u * 2u * FZ_MAX_SIDE * FZ_MAX_SIDE + 3u * FZ_MAX_TRIS];
+        static uint32_t idx[3u * 2u * FZ_BIG_SIDE * FZ_BIG_SIDE + 3u * FZ_MAX_TRIS];
         FZ_REQUIRE(w->tris == cloth_triangle_count(c));
         FZ_REQUIRE(cloth_get_triangles(c, idx) == CLOTH_OK);
         for (uint32_t k = 0; k < 3u * w->tris; ++k) {
@@ -1106,7 +1378,8 @@ static void run_op(fz_world *w, fz *f, uint8_t op)
         FZ_REQUIRE(st == ((m & 7u) ? CLOTH_OK : CLOTH_ERR_INVALID_ARGUMENT));
         for (uint32_t k = 0; st == CLOTH_OK && k < n; ++k) {
             if (m & 1u) FZ_REQUIRE(pairs[2u * k] < w->count && pairs[2u * k + 1u] < w->count);
-            if (m & 2u) FZ_REQUIRE(isfinite(rest[k]) && rest[k] >= 0.0f);
+            /* a rest length the solvers can use: its square a normal float */
+            if (m & 2u) FZ_REQUIRE(isfinite(rest[k] * rest[k]) && rest[k] * rest[k] >= FLT_MIN);
             if (m & 4u) FZ_REQUIRE((uint32_t)types[k] < 3u);
         }
         break;
@@ -1126,6 +1399,24 @@ static void run_op(fz_world *w, fz *f, uint8_t op)
         cloth_destroy(NULL);
         break;
     }
+    case OP_CALLBACK: { /* arm (or disarm) a call back into the cloth from one kind of hook */
+        const uint8_t m = fz_u8(f);
+        g_hooks.cb_armed = (m & 0x80u) == 0u;
+        g_hooks.cb_where = (uint8_t)(m % CB_WHERE);
+        g_hooks.cb_which = fz_u8(f);
+        break;
+    }
+    case OP_TASK_HOOKS: { /* the host's task hooks, honest or not, or none */
+        const uint8_t m = fz_u8(f);
+        g_hooks.task_fault = (uint8_t)(m % TF_COUNT);
+        g_hooks.task_every = 1u + fz_u8(f) % 8u;
+        g_hooks.task_calls = 0u;
+        FZ_CALL(w, (m & 0x80u) ? cloth_set_task_hooks(c, NULL, NULL, 0u, NULL)
+                               : cloth_set_task_hooks(c, fz_enqueue, fz_task_finish, 2u, &g_hooks));
+        break;
+    }
+    case OP_PIN_ALL: op_pin_all(w, f); break;
+    case OP_SMOOTH: op_smooth(w, f); break;
     case OP_COUNT: break;
     }
 }
@@ -1145,6 +1436,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     w->colliders = 0;
     w->budget = FZ_BUDGET;
     memset(&g_hooks, 0, sizeof g_hooks);
+    g_world_ptr = w;
 
     const uint8_t setup = fz_u8(&f);
     cloth_status s = setup % 8u == 3u ? setup_mesh(w, &f) : setup_grid(w, &f, setup % 8u >= 4u);
@@ -1157,6 +1449,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         return 0;
     }
     w->count = cloth_particle_count(w->cloth);
+    if (w->count >= FZ_BIG_SIDE * FZ_BIG_SIDE / 2u) {
+        /* the big grid: one substep, so that its steps fit the budget */
+        FZ_REQUIRE(cloth_set_substeps(w->cloth, 1u) == CLOTH_OK);
+        w->substeps = 1u;
+    }
     w->tris = cloth_triangle_count(w->cloth);
     g_hooks.count = w->count;
 

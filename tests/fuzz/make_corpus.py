@@ -30,16 +30,23 @@ SPECIAL = {"0": 0, "-0": 1, "1": 2, "-1": 3, "nan": 4, "-nan": 5, "inf": 6, "-in
            "1+": 24, "1-": 25, "1e20": 26, "-1e-30": 27, "1.7e38": 28, "-0.5": 29, "9.81": 30,
            "-9.81": 31}
 
-# fz_stride()'s table, by value (first match)
-STRIDES = [0, 12, 16, 24, 32, 48, 64, 1, 2, 3, 4, 8, 11, 13, 14, 15, 18, 22]
+# the harness's edge values (fz_edge()), by name, after selector 254
+EDGE = {"8e37": 0, "1e20": 1, "1.8e19": 2, "1e-23": 3, "1e-40": 4, "2e-39": 5, "3e-39": 6, "3e38": 7,
+        "1e38": 8, "-min": 9, "2min": 10, "max/2": 11, "1e-38": 12, "4e18": 13, "1e19": 14, "-8e37": 15}
+
+# fz_stride()'s table, by value (first match); the last ones wrap around a 64-bit size_t
+HUGE = 1 << 63
+STRIDES = [0, 12, 16, 24, 32, 48, 64, 1, 2, 3, 4, 8, 11, 13, 14, 15, 18, 22,
+           6, 10, 20, 28, 36, 44, 52, 60, 13, 17, 25, 31, 2**64 - 1,
+           HUGE | 2, 2**64 - 12, 2**64 - 4, HUGE, HUGE + 12, 2**64 - 16, 2**64 - 12 - 4096]
 
 
 def f(x):
-    """One float argument: a named special, a multiple of 1/16 in range, or raw bits."""
+    """One float argument: a named special or edge value, a multiple of 1/16 in range, or raw bits."""
     if isinstance(x, str):
-        return bytes([SPECIAL[x]])
+        return bytes([254, EDGE[x]]) if x in EDGE else bytes([SPECIAL[x]])
     sel = x * 16 + 143
-    if sel == int(sel) and 32 <= sel <= 254:
+    if sel == int(sel) and 32 <= sel <= 253:
         return bytes([int(sel)])
     return b"\xff" + struct.pack("<f", x)
 
@@ -94,11 +101,11 @@ def seed(name, data):
 
 
 # --- plain scenes, one per integrator ---
-seed("grid_default_frames", grid() + FRAMES + op("READBACK", stride(24)))
+seed("grid_default_frames", grid() + FRAMES + op("READBACK", stride(24), u8(0)))
 for k in range(8):
     seed(f"integrator_{k}", grid(10, 10) + op("PIN", idx(0), u8(1), vec(0, 0, 0)) +
          op("PIN", idx(9), u8(1), vec(0, 0, 0)) + op("INTEGRATOR", u8(k)) + FRAMES + FRAMES +
-         op("READBACK", stride(32)))
+         op("READBACK", stride(32), u8(0)))
 seed("integrator_invalid", grid(6, 6) + b"".join(op("INTEGRATOR", u8(k)) for k in range(8, 13)) + FRAMES)
 seed("integrator_switching", grid(8, 8) + b"".join(op("INTEGRATOR", u8(k)) + op("STEP", f("1/60"))
                                                    for k in (1, 2, 3, 5, 6, 7, 0, 4)))
@@ -136,7 +143,7 @@ seed("colliders_all", grid(10, 10) + op("PIN", idx(0), u8(1), vec(0, 0, 0)) +
      op("TORUS", vec(0.25, -0.5, 0.25), vec(0, 1, 0), f(0.25), f(0.0625)) +
      op("FRICTION", u8(0), f(0.5)) + op("THICKNESS", u8(1), f(0.01)) + FRAMES +
      op("TRANSFORM", u8(0), vec(0.5, 0, 0), u8(2), f(0.5)) + FRAMES +
-     op("GET_TRANSFORM", u8(2), u8(0)) + op("REMOVE_COLLIDER", u8(1)) + FRAMES + op("READBACK", stride(16)))
+     op("GET_TRANSFORM", u8(2), u8(0)) + op("REMOVE_COLLIDER", u8(1)) + FRAMES + op("READBACK", stride(16), u8(0)))
 seed("colliders_hostile", grid(6, 6) + op("SPHERE", vec("nan", 0, 0), f(1)) + op("SPHERE", vec(0, 0, 0), f("-1")) +
      op("SPHERE", vec(0, 0, 0), f("0")) + op("SPHERE", vec(0, 0, 0), f("max")) +
      op("ELLIPSOID", vec(0, 0, 0), vec(1, 0, 1), u8(1), vec(0, 0, 0, 0)) +
@@ -156,19 +163,19 @@ seed("collider_teleport", grid(12, 12) + op("PIN", idx(0), u8(1), vec(0, 0, 0)) 
 # --- wind and forces ---
 for mode in range(6):
     seed(f"wind_mode_{mode}", grid(8, 8) + op("PIN", idx(0), u8(1), vec(0, 0, 0)) +
-         op("WIND", u8(mode), u8(5), vec(100, "nan", 0)) + FRAMES + op("READBACK", stride(0)))
+         op("WIND", u8(mode), u8(5), vec(100, "nan", 0)) + FRAMES + op("READBACK", stride(0), u8(0)))
 seed("wind_constant_air", grid(8, 8) + op("CONSTANT_WIND", vec(100, 0, 0)) + op("CONSTANT_WIND", vec("inf", 0, 0)) +
      op("AIR", u8(0), f(1.25)) + op("AIR", u8(1), f("-1")) + op("AIR", u8(2), f("nan")) + op("AIR", u8(1), f(2)) +
      FRAMES + op("WIND", u8(0x80), u8(0), vec(0, 0, 0)) + FRAMES)
 for mode in range(5):
     seed(f"force_mode_{mode}", grid(6, 6) + op("FORCE_HOOK", u8(mode), u8(2), vec("1e30", 3, -1)) + FRAMES)
 # --- state access ---
-seed("readback_strides", grid(5, 7) + FRAMES + b"".join(op("READBACK", stride(s)) for s in STRIDES) +
+seed("readback_strides", grid(5, 7) + FRAMES + b"".join(op("READBACK", stride(s), u8(0)) for s in STRIDES) +
      op("TRIANGLES") + op("SPRINGS", u8(7)) + op("SPRINGS", u8(0)) + op("SPRINGS", u8(2)))
 seed("set_positions_velocities", grid(6, 6) + op("SET_POSITIONS", stride(16), vec(0.5, 0, 0), u8(1)) +
      op("SET_POSITIONS", stride(0), vec(0, 0, 0), u8(2), f("nan"), u8(3), u8(1)) +
      op("SET_POSITIONS", stride(13), vec(0, 0, 0), u8(0)) +
-     op("SET_POSITIONS", stride(0), vec(0, 0, 0), u8(2), f("max"), u8(0), u8(0)) + FRAMES + op("READBACK", stride(0)) +
+     op("SET_POSITIONS", stride(0), vec(0, 0, 0), u8(2), f("max"), u8(0), u8(0)) + FRAMES + op("READBACK", stride(0), u8(0)) +
      op("SET_VELOCITIES", stride(24), vec(100, 0, 0), u8(1)) +
      op("SET_VELOCITIES", stride(0), vec(0, 0, 0), u8(2), f("inf"), u8(1), u8(2)) + FRAMES)
 # --- snapshots ---
@@ -211,7 +218,7 @@ seed("level_sweeps", grid(12, 12) + op("PIN", idx(0), u8(1), vec(0, 0, 0)) + op(
 seed("strain_limit_mesh", mesh(5, 5) + op("PIN", idx(0), u8(1), vec(0, 0, 0)) + op("STRAIN_LIMIT", u8(4), f(0.02)) +
      FRAMES)
 # --- grid descs ---
-seed("grid_line", grid(1, 24) + FRAMES + op("TRIANGLES") + op("READBACK", stride(0)))
+seed("grid_line", grid(1, 24) + FRAMES + op("TRIANGLES") + op("READBACK", stride(0), u8(0)))
 seed("grid_column", grid(24, 1) + op("PIN", idx(0), u8(1), vec(0, 0, 0)) + FRAMES + op("INTEGRATOR", u8(4)) + FRAMES)
 seed("grid_max", grid(24, 24, 64, u8(1)) + op("PIN", idx(0), u8(1), vec(0, 0, 0)) + op("STEP_SMALL", u8(3)))
 seed("grid_bad_sizes_0", grid(0, 5))
@@ -232,7 +239,7 @@ seed("grid_neighbours", grid(4, 4, 64, u8(0), u8(7)))
 seed("grid_null_out", grid(4, 4, 128) + FRAMES)
 # --- meshes ---
 seed("mesh_plain", mesh(5, 5) + op("PIN", idx(0), u8(1), vec(0, 0, 0)) + FRAMES + op("TRIANGLES") +
-     op("READBACK", stride(0)) + op("SNAPSHOT_ROUNDTRIP", u8(1)) + op("INTEGRATOR", u8(4)))
+     op("READBACK", stride(0), u8(0)) + op("SNAPSHOT_ROUNDTRIP", u8(1)) + op("INTEGRATOR", u8(4)))
 seed("mesh_stride_16", mesh(4, 6, 16) + FRAMES)
 seed("mesh_stride_bad", mesh(4, 4, 13))
 seed("mesh_bad_index", mesh(4, 4, 0, [u8(1, 7) + idx("count")]))
@@ -259,6 +266,66 @@ seed("alloc_counting", grid(6, 6, alloc=u8(1)) + op("INTEGRATOR", u8(3)) + op("P
      op("SNAPSHOT_ROUNDTRIP", u8(0)))
 seed("alloc_one_hook", grid(6, 6, alloc=u8(0x41)))
 seed("mesh_alloc_fail", mesh(4, 4, alloc=u8(2, 2)) + FRAMES)
+
+# --- what an outside pass of hostile inputs found (issue 22) ---
+BIG = 0xEF  # fz_side(): the 72 x 72 grid whose passes reach the task hooks
+seed("stride_wraps_readback", grid(6, 6) + b"".join(op("READBACK", stride(x), u8(0)) for x in STRIDES[-7:]))
+seed("stride_wraps_set", grid(6, 6) + b"".join(op("SET_POSITIONS", stride(x), vec(0, 0, 0), u8(0)) +
+                                                op("SET_VELOCITIES", stride(x), vec(0, 0, 0), u8(0))
+                                                for x in STRIDES[-7:]))
+for x in (2**64 - 12, HUGE, 2**64 - 4):
+    seed(f"mesh_stride_wraps_{x:x}", mesh(4, 4, x) + FRAMES)
+seed("grid_axes_add_past_max", grid(4, 4, 1 | 8, f("8e37"), vec(1, 0, 1)) + FRAMES)
+SPRINGS = op("SPRINGS", u8(7))  # every rest length checked by the harness
+seed("grid_spacing_1e19", grid(4, 4, 1, f("1.8e19")) + SPRINGS + b"".join(op("INTEGRATOR", u8(k)) +
+                                                                          op("STEP", f("1/60")) for k in range(8)))
+seed("grid_spacing_tiny", grid(4, 4, 1, f("1e-23")) + SPRINGS + FRAMES)
+seed("mesh_huge_legs", mesh(4, 4, 0, [u8(0, 15, 0) + f("1e20"), u8(0, 15, 2) + f("1e20")]) + SPRINGS + FRAMES)
+seed("mesh_tiny_legs", mesh(4, 4, 0, [u8(0, 1, 0) + f("1e-23")]) + SPRINGS + FRAMES)
+seed("origin_near_max_smooth", grid(4, 4, 2, vec("max/2", 0, 0)) + FRAMES + op("READBACK", stride(0), u8(0)))
+for k in range(8):
+    seed(f"force_nan_integrator_{k}", grid(8, 8) + op("PIN", idx(0), u8(1), vec(0, 0, 0)) + op("INTEGRATOR", u8(k)) +
+         op("FORCE_HOOK", u8(0x41), u8(0), vec(0, 0, "nan")) + FRAMES)
+seed("force_inf_pinned_implicit", grid(8, 8) + op("PIN", idx(3), u8(1), vec(0, 0, 0)) + op("INTEGRATOR", u8(7)) +
+     op("FORCE_HOOK", u8(0x40), u8(3), vec(0, 0, "inf")) + FRAMES)
+seed("force_huge_implicit", grid(8, 8) + op("INTEGRATOR", u8(7)) + op("FORCE_HOOK", u8(0x41), u8(9), vec(0, 0, "1e38")) +
+     FRAMES)
+seed("stiffness_huge_implicit", grid(8, 8) + op("INTEGRATOR", u8(7)) + op("STIFFNESS", u8(0), f("3e38")) + FRAMES)
+seed("wind_nan_one", grid(8, 8) + op("INTEGRATOR", u8(6)) + op("WIND", u8(0x40), u8(7), vec(0, "nan", 0)) + FRAMES)
+for k in (3, 6, 0):
+    seed(f"tiny_dt_pinned_{k}", grid(6, 6) + op("PIN", idx(0), u8(1), vec(0, 0, 0)) + op("INTEGRATOR", u8(k)) +
+         op("SUBSTEPS", u8(1)) + b"".join(op("STEP", f(x)) for x in ("1e-40", "2e-39", "3e-39", "1e-38")))
+# call-backs: where (wind, force, step, finish, create, destroy, enqueue, task finish) x which call
+for where in range(8):
+    for which in (0, 2, 15, where + 3):
+        setup = grid(BIG, BIG) if where >= 6 else grid(6, 6)
+        hooks = (op("WIND", u8(1), u8(0), vec(0, 0, 0)) + op("FORCE_HOOK", u8(1), u8(0), vec(0, 0, 0)) +
+                 op("CUSTOM_INTEGRATOR", u8((1 << 3) | 0), u8(0)) + op("TASK_HOOKS", u8(0), u8(0)))
+        tail = op("CUSTOM_INTEGRATOR", u8((1 << 3) | 0), u8(0)) + op("INTEGRATOR", u8(6))
+        seed(f"callback_{where}_{which}", setup + op("CALLBACK", u8(where), u8(which)) + hooks + FRAMES + tail)
+# task hooks on the big grid: honest, then each fault, every k-th task
+for fault in range(6):
+    for every in (0, 2, 7):
+        seed(f"task_hooks_{fault}_{every}", grid(BIG, BIG) + op("PIN", idx(0), u8(1), vec(0, 0, 0)) +
+             op("INTEGRATOR", u8(6 if every == 2 else 0)) + op("TASK_HOOKS", u8(fault), u8(every)) + FRAMES +
+             op("TASK_HOOKS", u8(0x80), u8(0)) + FRAMES)
+seed("pin_all", grid(24, 24) + op("PIN_ALL", u8(1), f(0.05)) + FRAMES + op("PIN_ALL", u8(0), f(0.5)) +
+     op("SNAPSHOT_ROUNDTRIP", u8(1)))
+seed("pin_all_big", grid(BIG, BIG) + op("PIN_ALL", u8(1), f(0.01)) + op("SNAPSHOT_ROUNDTRIP", u8(1)) +
+     op("PIN_ALL", u8(0), f("nan")))
+seed("pin_all_mesh", mesh(8, 8) + op("PIN_ALL", u8(1), f(1)) + FRAMES)
+# the smooth surface: levels 0 to 5, packed and interleaved, buffers at odd addresses
+for level in range(6):
+    seed(f"smooth_level_{level}", grid(7, 9) + op("PIN", idx(0), u8(1), vec(0, 0, 0)) + FRAMES +
+         op("SMOOTH", u8(level), stride(0), stride(24), u8(level % 4, 1, 3)))
+seed("smooth_at_max", grid(4, 4, 2, vec("max", 0, 0)) + op("SMOOTH", u8(2), stride(16), stride(0), u8(0, 0, 0)) +
+     op("READBACK", stride(0), u8(0)))
+seed("smooth_stride_wraps", grid(5, 5) + b"".join(op("SMOOTH", u8(2), stride(x), stride(0), u8(0, 0, 0)) +
+                                                  op("SMOOTH", u8(2), stride(0), stride(x), u8(1, 1, 1))
+                                                  for x in STRIDES[-7:]))
+seed("smooth_mesh", mesh(5, 5) + op("SMOOTH", u8(2), stride(0), stride(0), u8(0, 0, 0)))
+seed("readback_misaligned", grid(6, 6) + FRAMES + b"".join(op("READBACK", stride(x), u8(k))
+                                                           for x in (0, 16, 28) for k in (1, 2, 3)))
 
 
 def main():
