@@ -13,6 +13,7 @@
  * them, so that memory_bytes shows what the configuration in place costs.
  */
 #include "cloth_internal.h"
+#include "platform/finite.h"
 
 #include <string.h>
 
@@ -59,17 +60,10 @@ static void pack(const cloth_t *cloth, const float *ax, const float *ay, const f
     }
 }
 
-/* Whether every one of the n floats a hook wrote is finite. A bit test, as
- * the step's own finite check does: an OR needs no order, so it vectorises. */
+/* Whether every one of the n floats a hook wrote is finite. */
 static bool hook_output_finite(const float *v, size_t n)
 {
-    uint32_t bad = 0u;
-    for (size_t i = 0; i < n; ++i) {
-        uint32_t bits;
-        memcpy(&bits, &v[i], sizeof bits);
-        bad |= (bits & 0x7f800000u) + 0x00800000u;
-    }
-    return (bad & 0x80000000u) == 0u;
+    return cloth_nonfinite_bits(v, 0u, n) == 0u;
 }
 
 static bool apply_wind(cloth_t *cloth, float time, bool *packed)

@@ -15,6 +15,7 @@
  */
 #include "cloth_internal.h"
 
+#include "platform/finite.h"
 #include "platform/target.h"
 
 #include <string.h>
@@ -48,25 +49,16 @@ static void copy_range(cloth_particles *p, uint32_t first, uint32_t last, bool s
     }
 }
 
-/* A float is NaN or infinite exactly when its exponent bits are all ones,
- * and then adding one to the exponent carries into the sign bit. An integer
- * OR needs no order, so the loop vectorises and the workers' results can be
- * joined in any order; a float sum would be a chain of dependent additions
- * (the library is built without reassociation), which at N = 256 took
- * longer than a substep. Returns the sign bit set if any is not finite. */
+/* Returns the sign bit set if any position or velocity of [first, last) is
+ * not finite (platform/finite.h). */
 static CLOTH_INLINE_ALWAYS uint32_t range_finite_body(const cloth_particles *p, uint32_t first, uint32_t last)
 {
     const float *arrays[6] = {p->x, p->y, p->z, p->vx, p->vy, p->vz};
     uint32_t bad = 0u;
     for (int a = 0; a < 6; ++a) {
-        const float *restrict v = arrays[a];
-        for (uint32_t i = first; i < last; ++i) {
-            uint32_t bits;
-            memcpy(&bits, &v[i], sizeof bits);
-            bad |= (bits & 0x7f800000u) + 0x00800000u;
-        }
+        bad |= cloth_nonfinite_bits(arrays[a], first, last);
     }
-    return bad & 0x80000000u;
+    return bad;
 }
 
 /* Built for each vector level (platform/target.h): with the plain build's
