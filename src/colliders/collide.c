@@ -88,6 +88,17 @@ static void to_frame(const cloth_t *cloth, const cloth_collider *c, uint32_t i, 
     local[2] = m[2] * d[0] + m[5] * d[1] + m[8] * d[2];
 }
 
+/* A point of the collider's frame in the world: `arm` is its offset from
+ * the frame's origin, `world` the point. */
+static void from_frame(const cloth_collider *c, const float local[3], float arm[3], float world[3])
+{
+    const float *m = c->m;
+    for (int r = 0; r < 3; ++r) {
+        arm[r] = m[3 * r] * local[0] + m[3 * r + 1] * local[1] + m[3 * r + 2] * local[2];
+        world[r] = c->at.p[r] + arm[r];
+    }
+}
+
 /* Whether a move along the tangent plane at a point of the shape's grown
  * surface can enter the shape. It cannot for a convex shape (sphere, plane,
  * ellipsoid, capsule, cylinder, each grown by its thickness) given the
@@ -112,10 +123,9 @@ static bool collide(cloth_t *cloth, const cloth_collider *c, cloth_shape_fn shap
         return false;
     }
     float arm[3], n[3], x[3], vs[3];
+    from_frame(c, out, arm, x);
     for (int r = 0; r < 3; ++r) {
-        arm[r] = m[3 * r] * out[0] + m[3 * r + 1] * out[1] + m[3 * r + 2] * out[2];
         n[r] = m[3 * r] * nl[0] + m[3 * r + 1] * nl[1] + m[3 * r + 2] * nl[2];
-        x[r] = c->at.p[r] + arm[r];
     }
     /* velocity of the surface point: the origin's plus the spin's */
     vs[0] = c->v[0] + c->w[1] * arm[2] - c->w[2] * arm[1];
@@ -131,9 +141,10 @@ static bool collide(cloth_t *cloth, const cloth_collider *c, cloth_shape_fn shap
          * the take-back subtends at the centre of curvature. */
         to_frame(cloth, c, i, local);
         if (shape(c, local, out, nl)) {
-            cloth->p.x[i] = c->at.p[0] + (m[0] * out[0] + m[1] * out[1] + m[2] * out[2]);
-            cloth->p.y[i] = c->at.p[1] + (m[3] * out[0] + m[4] * out[1] + m[5] * out[2]);
-            cloth->p.z[i] = c->at.p[2] + (m[6] * out[0] + m[7] * out[1] + m[8] * out[2]);
+            from_frame(c, out, arm, x);
+            cloth->p.x[i] = x[0];
+            cloth->p.y[i] = x[1];
+            cloth->p.z[i] = x[2];
         }
     }
     return true;
