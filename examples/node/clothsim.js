@@ -1,16 +1,23 @@
 'use strict';
-// clothsim from Node.js: a small binding of libclothsim through koffi.
+// clothsim from Node.js: a binding of libclothsim through koffi.
 //
 // The shared library is CLOTHSIM_LIBRARY if set, else libclothsim.so.0 (or
-// the platform's name) on the dynamic loader's search path. Every C function
-// used is declared with its exact prototype from include/clothsim/*.h, so a
-// wrong argument type throws instead of reaching C. Refused calls throw a
-// ClothError carrying the cloth_status code in `.status`.
+// the platform's name) on the dynamic loader's search path. Every public C
+// function is declared with its prototype from include/clothsim/*.h (structs
+// the library fills are passed as raw bytes, enums as int), so a wrong
+// argument type throws instead of reaching C; tests/ffi/check_headers.py
+// fails when a function or callback type of the headers is missing here.
+// Refused calls throw a ClothError carrying the cloth_status code in `.status`.
+//
+// Hooks (wind, external force, task hooks, a host integrator) are JavaScript
+// functions registered with koffi.register; they run on the thread that calls
+// step(), inside it, and are unregistered when replaced or when the cloth is
+// destroyed. An exception in one never reaches C: step() throws it afterwards.
 
 const koffi = require('koffi');
 
 const EXPECTED_MAJOR = 0; // include/clothsim/base.h: same major, same ABI
-const MIN_MINOR = 1;
+const MIN_MINOR = 2;
 
 const Status = Object.freeze({
   OK: 0,
@@ -35,6 +42,16 @@ const Integrator = Object.freeze({
 });
 
 const SpringType = Object.freeze({ structural: 0, shear: 1, bend: 2 });
+const TetherSchedule = Object.freeze({ every_substep: 0, last_substep: 1 });
+const WatchdogAction = Object.freeze({ report: 0, restore: 1 });
+const CUSTOM_INTEGRATOR = 255; // CLOTH_INTEGRATOR_CUSTOM, reported while a host integrator runs
+
+// The headers' macros.
+const SMOOTH_MAX_LEVEL = 16;
+const MAX_THREADS = 64;
+const INTEGRATOR_WANTS_SPRING_FORCES = 1;
+const WATCHDOG_TRIPPED_STRAIN = 1;
+const WATCHDOG_TRIPPED_ENERGY = 2;
 
 function defaultLibraryName() {
   if (process.platform === 'win32') return 'clothsim.dll';
@@ -69,20 +86,100 @@ const GridDesc = koffi.struct('cloth_grid_desc', {
   neighbours: 'uint32_t',
   reserved: koffi.array('uint32_t', 15),
 });
+const MeshDesc = koffi.struct('cloth_mesh_desc', {
+  positions: 'const float *',
+  position_stride: 'size_t',
+  vertex_count: 'uint32_t',
+  triangles: 'const uint32_t *',
+  triangle_count: 'uint32_t',
+  particle_mass: 'float',
+  masses: 'const float *',
+  inverse_masses: 'const float *',
+  struct_size: 'uint32_t',
+  allocator: 'void *',
+  reserved: koffi.array('uint32_t', 16),
+});
+const Stats = koffi.struct('cloth_stats', {
+  struct_size: 'uint32_t',
+  contacts: 'uint32_t',
+  spring_count: koffi.array('uint32_t', 3),
+  watchdog_tripped: 'uint32_t',
+  steps: 'uint64_t',
+  watchdog_trips: 'uint64_t',
+  step_seconds: 'double',
+  max_strain: koffi.array('float', 3),
+  min_strain: koffi.array('float', 3),
+  mean_strain: koffi.array('float', 3),
+  kinetic_energy: 'float',
+  watchdog_max_strain: 'float',
+  watchdog_kinetic_energy: 'float',
+  memory_bytes: 'uint64_t',
+  reserved: koffi.array('uint32_t', 14),
+});
+
 koffi.proto(
   'void cloth_wind_fn(void *user, float time, uint32_t count, const float *positions, float *wind_velocity)',
 );
+koffi.proto(
+  'void cloth_force_fn(void *user, float time, uint32_t count, const float *positions, const float *velocities, float *forces)',
+);
+const TaskFn = koffi.proto('void cloth_task_fn(uint32_t begin, uint32_t end, uint32_t worker, void *task_context)');
+koffi.proto(
+  'void *cloth_enqueue_task_fn(cloth_task_fn *task, uint32_t item_count, uint32_t min_range, void *task_context, void *user_context)',
+);
+koffi.proto('void cloth_finish_task_fn(void *user_task, void *user_context)');
 
+// The integrator plug-in (integrators.h). The member prototypes have no C
+// typedef names; these are local.
+const CollideFn = koffi.proto('void collide_particle_fn(void *ctx, uint32_t index)');
+const StepView = koffi.struct('cloth_step_view', {
+  count: 'uint32_t',
+  x: 'float *',
+  y: 'float *',
+  z: 'float *',
+  vx: 'float *',
+  vy: 'float *',
+  vz: 'float *',
+  fx: 'const float *',
+  fy: 'const float *',
+  fz: 'const float *',
+  inv_mass: 'const float *',
+  gravity: koffi.array('float', 3),
+  h: 'float',
+  damping: 'float',
+  velocity_decay: 'float',
+  iterations: 'uint32_t',
+  substep: 'uint32_t',
+  substeps: 'uint32_t',
+  cloth: 'const cloth_t *',
+  collide_particle: 'void *', // a collide_particle_fn *, called through koffi.call
+  collide_ctx: 'void *',
+});
+koffi.proto('int integrator_create_fn(void *user, const cloth_t *cloth, void **state)');
+koffi.proto('void integrator_destroy_fn(void *user, void *state)');
+koffi.proto('int integrator_step_fn(void *user, void *state, const cloth_step_view *view)');
+const IntegratorVtable = koffi.struct('cloth_integrator_vtable', {
+  name: 'void *', // const char *: the address of a NUL-terminated Buffer the cloth keeps
+  flags: 'uint32_t',
+  create: 'integrator_create_fn *',
+  destroy: 'integrator_destroy_fn *',
+  step: 'integrator_step_fn *',
+  finish: 'integrator_step_fn *',
+});
+
+// Structs the library writes (descs, statistics) go as raw bytes: their init
+// functions write the *library's* sizeof, which a newer library may make
+// larger than the structs above (see structBytes). Everything else is typed.
 const C = {
+  // base.h, clothsim.h: lifecycle, parameters, stepping, state, pins
   version: lib.func('uint32_t cloth_version(void)'),
   statusString: lib.func('const char *cloth_status_string(int status)'),
-  // The desc is passed as raw bytes: init writes the *library's* sizeof, which a
-  // newer library may make larger than the struct above (see gridDescBytes).
   gridDescInit: lib.func('void cloth_grid_desc_init(_Out_ uint8_t *desc)'),
   createGrid: lib.func('int cloth_create_grid(const uint8_t *desc, _Out_ cloth_t **out)'),
   destroy: lib.func('void cloth_destroy(cloth_t *cloth)'),
   setIntegrator: lib.func('int cloth_set_integrator(cloth_t *cloth, int kind)'),
   setStiffness: lib.func('int cloth_set_stiffness(cloth_t *cloth, int type, float k)'),
+  setSpringDamping: lib.func('int cloth_set_spring_damping(cloth_t *cloth, int type, float beta)'),
   setGravity: lib.func('int cloth_set_gravity(cloth_t *cloth, const float *g)'),
   setDamping: lib.func('int cloth_set_damping(cloth_t *cloth, float rate_per_second)'),
   setSubsteps: lib.func('int cloth_set_substeps(cloth_t *cloth, uint32_t substeps)'),
@@ -92,20 +189,97 @@ const C = {
   triangleCount: lib.func('uint32_t cloth_triangle_count(const cloth_t *cloth)'),
   getPositions: lib.func('int cloth_get_positions(const cloth_t *cloth, _Out_ float *dst, size_t stride_bytes)'),
   getNormals: lib.func('int cloth_get_normals(const cloth_t *cloth, _Out_ float *dst, size_t stride_bytes)'),
-  getVelocities: lib.func('int cloth_get_velocities(const cloth_t *cloth, _Out_ float *dst, size_t stride_bytes)'),
   getTriangles: lib.func('int cloth_get_triangles(const cloth_t *cloth, _Out_ uint32_t *dst)'),
+  setPositions: lib.func('int cloth_set_positions(cloth_t *cloth, const float *src, size_t stride_bytes)'),
+  getVelocities: lib.func('int cloth_get_velocities(const cloth_t *cloth, _Out_ float *dst, size_t stride_bytes)'),
+  setVelocities: lib.func('int cloth_set_velocities(cloth_t *cloth, const float *src, size_t stride_bytes)'),
   pin: lib.func('int cloth_pin(cloth_t *cloth, uint32_t index, const float *target)'),
   unpin: lib.func('int cloth_unpin(cloth_t *cloth, uint32_t index)'),
+  // mesh.h
+  meshDescInit: lib.func('void cloth_mesh_desc_init(_Out_ uint8_t *desc)'),
+  createMesh: lib.func('int cloth_create_mesh(const uint8_t *desc, _Out_ cloth_t **out)'),
+  // colliders.h
   addSphere: lib.func(
     'int cloth_add_sphere(cloth_t *cloth, const float *center, float radius, _Out_ uint32_t *out)',
+  ),
+  addEllipsoid: lib.func(
+    'int cloth_add_ellipsoid(cloth_t *cloth, const float *center, const float *radii, const float *rotation, _Out_ uint32_t *out)',
   ),
   addPlane: lib.func(
     'int cloth_add_plane(cloth_t *cloth, const float *point, const float *normal, _Out_ uint32_t *out)',
   ),
+  addCapsule: lib.func(
+    'int cloth_add_capsule(cloth_t *cloth, const float *a, const float *b, float radius, _Out_ uint32_t *out)',
+  ),
+  addCylinder: lib.func(
+    'int cloth_add_cylinder(cloth_t *cloth, const float *a, const float *b, float radius, _Out_ uint32_t *out)',
+  ),
+  addTorus: lib.func(
+    'int cloth_add_torus(cloth_t *cloth, const float *center, const float *axis, float major_radius, float minor_radius, _Out_ uint32_t *out)',
+  ),
   setColliderFriction: lib.func('int cloth_set_collider_friction(cloth_t *cloth, uint32_t id, float mu)'),
   setColliderThickness: lib.func('int cloth_set_collider_thickness(cloth_t *cloth, uint32_t id, float offset)'),
+  setColliderTransform: lib.func(
+    'int cloth_set_collider_transform(cloth_t *cloth, uint32_t id, const float *position, const float *rotation)',
+  ),
+  getColliderTransform: lib.func(
+    'int cloth_get_collider_transform(const cloth_t *cloth, uint32_t id, _Out_ float *position, _Out_ float *rotation)',
+  ),
   removeCollider: lib.func('int cloth_remove_collider(cloth_t *cloth, uint32_t id)'),
+  // forces.h
   setWind: lib.func('int cloth_set_wind(cloth_t *cloth, cloth_wind_fn *fn, void *user)'),
+  setConstantWind: lib.func('int cloth_set_constant_wind(cloth_t *cloth, const float *velocity)'),
+  setAirDensity: lib.func('int cloth_set_air_density(cloth_t *cloth, float kg_per_m3)'),
+  setDragCoefficient: lib.func('int cloth_set_drag_coefficient(cloth_t *cloth, float drag)'),
+  setLiftCoefficient: lib.func('int cloth_set_lift_coefficient(cloth_t *cloth, float lift)'),
+  setExternalForce: lib.func('int cloth_set_external_force(cloth_t *cloth, cloth_force_fn *fn, void *user)'),
+  // integrators.h
+  setCustomIntegrator: lib.func(
+    'int cloth_set_custom_integrator(cloth_t *cloth, const cloth_integrator_vtable *vtable, void *user)',
+  ),
+  getIntegrator: lib.func('int cloth_get_integrator(const cloth_t *cloth, _Out_ int *kind)'),
+  springCount: lib.func('uint32_t cloth_spring_count(const cloth_t *cloth)'),
+  getSprings: lib.func(
+    'int cloth_get_springs(const cloth_t *cloth, _Out_ uint32_t *pairs, _Out_ float *rest, _Out_ int *types)',
+  ),
+  setConstraintStiffness: lib.func('int cloth_set_constraint_stiffness(cloth_t *cloth, int type, float s)'),
+  setJacobiWeight: lib.func('int cloth_set_jacobi_weight(cloth_t *cloth, float a)'),
+  // bending.h
+  setBendingStiffness: lib.func('int cloth_set_bending_stiffness(cloth_t *cloth, float k_bend)'),
+  // constraints.h
+  setTethers: lib.func('int cloth_set_tethers(cloth_t *cloth, float scale)'),
+  getTethers: lib.func('int cloth_get_tethers(const cloth_t *cloth, _Out_ float *scale)'),
+  setTetherSchedule: lib.func('int cloth_set_tether_schedule(cloth_t *cloth, int schedule)'),
+  getTetherSchedule: lib.func('int cloth_get_tether_schedule(const cloth_t *cloth, _Out_ int *schedule)'),
+  setStrainLimit: lib.func('int cloth_set_strain_limit(cloth_t *cloth, float max_strain, uint32_t passes)'),
+  getStrainLimit: lib.func(
+    'int cloth_get_strain_limit(const cloth_t *cloth, _Out_ float *max_strain, _Out_ uint32_t *passes)',
+  ),
+  setStrainLevelSweeps: lib.func('int cloth_set_strain_level_sweeps(cloth_t *cloth, uint32_t sweeps)'),
+  getStrainLevelSweeps: lib.func('int cloth_get_strain_level_sweeps(const cloth_t *cloth, _Out_ uint32_t *sweeps)'),
+  // smooth.h
+  smoothCounts: lib.func(
+    'int cloth_smooth_counts(const cloth_t *cloth, uint32_t level, _Out_ uint32_t *vertex_count, _Out_ uint32_t *triangle_count)',
+  ),
+  getSmooth: lib.func(
+    'int cloth_get_smooth(const cloth_t *cloth, uint32_t level, _Out_ float *positions, size_t pos_stride, _Out_ float *normals, size_t nrm_stride, _Out_ uint32_t *triangles)',
+  ),
+  // state.h: snapshots, hash, statistics, watchdog
+  stateSize: lib.func('int cloth_state_size(const cloth_t *cloth, _Out_ size_t *size)'),
+  saveState: lib.func('int cloth_save_state(const cloth_t *cloth, _Out_ uint8_t *buf, size_t size)'),
+  loadState: lib.func('int cloth_load_state(cloth_t *cloth, const uint8_t *buf, size_t size)'),
+  stateHash: lib.func('uint64_t cloth_state_hash(const cloth_t *cloth)'),
+  statsInit: lib.func('void cloth_stats_init(_Out_ uint8_t *stats)'),
+  getStats: lib.func('int cloth_get_stats(const cloth_t *cloth, _Inout_ uint8_t *out)'),
+  setWatchdog: lib.func(
+    'int cloth_set_watchdog(cloth_t *cloth, float max_strain, float max_kinetic_energy, int action)',
+  ),
+  // threads.h
+  setThreads: lib.func('int cloth_set_threads(cloth_t *cloth, uint32_t threads)'),
+  getThreads: lib.func('int cloth_get_threads(const cloth_t *cloth, _Out_ uint32_t *threads)'),
+  setTaskHooks: lib.func(
+    'int cloth_set_task_hooks(cloth_t *cloth, cloth_enqueue_task_fn *enqueue, cloth_finish_task_fn *finish, uint32_t worker_count, void *user_context)',
+  ),
 };
 
 const found = C.version();
@@ -135,16 +309,52 @@ function vec3(v, what) {
   return Float32Array.from(v);
 }
 
-const DESC_BYTES = 1024; // room for a newer library's larger desc
+function quat(q, what) {
+  if (q === null || q === undefined) return null;
+  if (q.length !== 4) throw new TypeError(`${what}: expected 4 numbers (x, y, z, w)`);
+  return Float32Array.from(q);
+}
 
-function gridDescBytes() {
-  const bytes = Buffer.alloc(DESC_BYTES);
-  C.gridDescInit(bytes);
-  const desc = koffi.decode(bytes, GridDesc);
-  if (desc.struct_size < koffi.sizeof(GridDesc) || desc.struct_size > DESC_BYTES) {
-    throw new Error(`cloth_grid_desc_init wrote a ${desc.struct_size}-byte desc; expected ${koffi.sizeof(GridDesc)}`);
+function enumValue(value, names, what) {
+  const v = typeof value === 'string' ? names[value] : value;
+  if (v === undefined) throw new RangeError(`unknown ${what} '${value}' (${Object.keys(names)})`);
+  return v;
+}
+
+// n xyz records as a Float32Array of 3n: a Float32Array is used as it is,
+// anything else (an array of numbers or of triples) copied.
+function vec3Array(values, n, what) {
+  const out = values instanceof Float32Array ? values : Float32Array.from(Array.from(values).flat());
+  if (out.length !== 3 * n) throw new RangeError(`${what}: expected ${3 * n} numbers, got ${out.length}`);
+  return out;
+}
+
+// A callback's per-particle vectors into the library's buffer: 3n numbers or [x, y, z] for all.
+function fillVec3(dst, count, result, what) {
+  if (result && result.length === 3 * count) {
+    dst.set(result);
+  } else if (result && result.length === 3) {
+    for (let i = 0; i < count; i++) dst.set(result, 3 * i);
+  } else {
+    throw new TypeError(`${what}: expected ${3 * count} numbers or [x, y, z]`);
   }
-  return { bytes, desc };
+}
+
+function floatsAt(ptr, count) {
+  return ptr === null ? null : new Float32Array(koffi.view(ptr, 4 * count));
+}
+
+const STRUCT_BYTES = 1024; // room for a newer library's larger desc or stats
+
+// A struct filled by its init function in room for a newer layout: { bytes, value }.
+function structBytes(init, type, name) {
+  const bytes = Buffer.alloc(STRUCT_BYTES);
+  init(bytes);
+  const value = koffi.decode(bytes, type);
+  if (value.struct_size < koffi.sizeof(type) || value.struct_size > STRUCT_BYTES) {
+    throw new Error(`${name} wrote a ${value.struct_size}-byte struct; expected ${koffi.sizeof(type)}`);
+  }
+  return { bytes, value };
 }
 
 class Collider {
@@ -163,16 +373,211 @@ class Collider {
     return this;
   }
 
+  // Move the reference point to `position` and turn to the unit quaternion
+  // `rotation` (x, y, z, w) by the end of the next step; null keeps either.
+  setTransform(position = null, rotation = null) {
+    const p = position === null ? null : vec3(position, 'position');
+    check(C.setColliderTransform(this.cloth.handle, this.id, p, quat(rotation, 'rotation')), 'cloth_set_collider_transform');
+    return this;
+  }
+
+  // The pose it is heading for: { position: [x, y, z], rotation: [x, y, z, w] }.
+  transform() {
+    const position = new Float32Array(3);
+    const rotation = new Float32Array(4);
+    check(C.getColliderTransform(this.cloth.handle, this.id, position, rotation), 'cloth_get_collider_transform');
+    return { position: Array.from(position), rotation: Array.from(rotation) };
+  }
+
   remove() {
     check(C.removeCollider(this.cloth.handle, this.id), 'cloth_remove_collider');
   }
+}
+
+// --- hooks: a JS function behind each registered C callback ----------------------------
+
+function windHook(fn) {
+  const hook = { error: null, registered: [] };
+  hook.wind = koffi.register((user, time, count, positionsPtr, windPtr) => {
+    if (hook.error) return; // an earlier substep threw: still air (the buffer is zeroed)
+    const wind = floatsAt(windPtr, 3 * count);
+    try {
+      fillVec3(wind, count, fn(time, floatsAt(positionsPtr, 3 * count)), 'wind callback');
+    } catch (err) {
+      hook.error = err;
+      wind.fill(0);
+    }
+  }, 'cloth_wind_fn *');
+  hook.registered.push(hook.wind);
+  return hook;
+}
+
+function forceHook(fn) {
+  const hook = { error: null, registered: [] };
+  hook.force = koffi.register((user, time, count, positionsPtr, velocitiesPtr, forcesPtr) => {
+    if (hook.error) return; // an earlier substep threw: no force (the buffer is zeroed)
+    const forces = floatsAt(forcesPtr, 3 * count);
+    try {
+      const result = fn(time, floatsAt(positionsPtr, 3 * count), floatsAt(velocitiesPtr, 3 * count));
+      fillVec3(forces, count, result, 'force callback');
+    } catch (err) {
+      hook.error = err;
+      forces.fill(0);
+    }
+  }, 'cloth_force_fn *');
+  hook.registered.push(hook.force);
+  return hook;
+}
+
+// enqueue(task, itemCount, minRange) gets a JS function task(begin, end, worker);
+// it runs the ranges and returns null, or returns any other value, which
+// finish(handle) gets back and must run (or wait for) the rest. JS has one
+// thread: a handle only defers work to finish. After an exception the task is
+// poisoned (a range with worker index workerCount, which the library refuses
+// without running it), so the step is refused and its state kept; the rest of
+// that step runs inline, and step() throws the exception.
+function taskHooks(enqueue, finish, workerCount) {
+  const hook = { error: null, registered: [], pending: new Map(), nextKey: 1 };
+  const poison = (taskPtr, context) => koffi.call(taskPtr, TaskFn, 0, 1, workerCount, context);
+  hook.enqueue = koffi.register((taskPtr, itemCount, minRange, context, user) => {
+    if (hook.error) {
+      koffi.call(taskPtr, TaskFn, 0, itemCount, 0, context);
+      return null;
+    }
+    let live = true;
+    const task = (begin, end, worker) => {
+      if (!live) throw new Error('this clothsim task is finished: run its ranges before enqueue/finish return');
+      koffi.call(taskPtr, TaskFn, begin, end, worker, context);
+    };
+    try {
+      const handle = enqueue(task, itemCount, minRange);
+      if (handle === null || handle === undefined) {
+        live = false;
+        return null;
+      }
+      if (!finish) throw new TypeError('the enqueue hook returned a handle but setTaskHooks() got no finish hook');
+      const key = hook.nextKey++;
+      hook.pending.set(key, { handle, taskPtr, context, end: () => (live = false) });
+      return key; // a small integer stands for the handle: C only passes it back
+    } catch (err) {
+      live = false;
+      hook.error = hook.error || err;
+      poison(taskPtr, context);
+      return null;
+    }
+  }, 'cloth_enqueue_task_fn *');
+  hook.finish = koffi.register((key, user) => {
+    const entry = hook.pending.get(Number(koffi.address(key)));
+    if (!entry) return;
+    hook.pending.delete(Number(koffi.address(key)));
+    try {
+      finish(entry.handle);
+    } catch (err) {
+      hook.error = hook.error || err;
+      poison(entry.taskPtr, entry.context);
+    } finally {
+      entry.end();
+    }
+  }, 'cloth_finish_task_fn *');
+  hook.registered.push(hook.enqueue, hook.finish);
+  return hook;
+}
+
+// What a host integrator's step(view) gets: the cloth's arrays as Float32Array
+// views (x ... vz to update in place; fx, fy, fz, invMass to read), valid during
+// the call only, and the substep's parameters.
+function stepView(ptr) {
+  const v = koffi.decode(ptr, StepView);
+  const n = v.count;
+  return {
+    count: n,
+    x: floatsAt(v.x, n),
+    y: floatsAt(v.y, n),
+    z: floatsAt(v.z, n),
+    vx: floatsAt(v.vx, n),
+    vy: floatsAt(v.vy, n),
+    vz: floatsAt(v.vz, n),
+    fx: floatsAt(v.fx, n),
+    fy: floatsAt(v.fy, n),
+    fz: floatsAt(v.fz, n),
+    invMass: floatsAt(v.inv_mass, n),
+    gravity: Array.from(v.gravity),
+    h: v.h,
+    damping: v.damping,
+    velocityDecay: v.velocity_decay,
+    iterations: v.iterations,
+    substep: v.substep,
+    substeps: v.substeps,
+    collide: (index) => koffi.call(v.collide_particle, CollideFn, v.collide_ctx, index),
+  };
+}
+
+// integrator: { step(view), finish(view)?, create()?, destroy()?, name?, wantsSpringForces? }.
+// step returns nothing (or 0) for success, or a Status to abandon the step; an
+// exception abandons it too and is thrown by step(). The vtable lives in a
+// Buffer the hook keeps (Buffers are passed by address and never move).
+function integratorHook(integrator) {
+  if (!integrator || typeof integrator.step !== 'function') {
+    throw new TypeError('setCustomIntegrator needs an object with a step(view) method');
+  }
+  const hook = { error: null, registered: [] };
+  const fail = (err) => {
+    hook.error = hook.error || err;
+    return Status.ERR_UNSTABLE;
+  };
+  const run = (method, viewPtr) => {
+    if (hook.error) return Status.ERR_UNSTABLE;
+    try {
+      const result = method.call(integrator, stepView(viewPtr));
+      return result === undefined || result === null ? Status.OK : result;
+    } catch (err) {
+      return fail(err);
+    }
+  };
+  const reg = (fn, type) => {
+    const r = koffi.register(fn, type);
+    hook.registered.push(r);
+    return r;
+  };
+  hook.name = Buffer.from((integrator.name || 'javascript') + '\0', 'utf8');
+  hook.vtable = Buffer.alloc(koffi.sizeof(IntegratorVtable));
+  koffi.encode(hook.vtable, IntegratorVtable, {
+    name: koffi.address(hook.name),
+    flags: integrator.wantsSpringForces === false ? 0 : INTEGRATOR_WANTS_SPRING_FORCES,
+    create: reg((user, cloth, state) => {
+      try {
+        if (typeof integrator.create === 'function') integrator.create();
+        return Status.OK;
+      } catch (err) {
+        fail(err);
+        return Status.ERR_INVALID_ARGUMENT;
+      }
+    }, 'integrator_create_fn *'),
+    destroy: reg((user, state) => {
+      try {
+        if (typeof integrator.destroy === 'function') integrator.destroy();
+      } catch (err) {
+        fail(err);
+      }
+    }, 'integrator_destroy_fn *'),
+    step: reg((user, state, view) => run(integrator.step, view), 'integrator_step_fn *'),
+    finish:
+      typeof integrator.finish === 'function'
+        ? reg((user, state, view) => run(integrator.finish, view), 'integrator_step_fn *')
+        : null,
+  });
+  return hook;
+}
+
+function unregister(hook) {
+  if (hook) for (const r of hook.registered) koffi.unregister(r);
 }
 
 class Cloth {
   // Cloth.grid(rows, cols, { spacing, origin, uAxis, vAxis, mass, neighbours }):
   // options left out keep the library's defaults.
   static grid(rows, cols, options = {}) {
-    const { bytes, desc } = gridDescBytes();
+    const { bytes, value: desc } = structBytes(C.gridDescInit, GridDesc, 'cloth_grid_desc_init');
     desc.rows = rows;
     desc.cols = cols;
     if (options.spacing !== undefined) desc.spacing = options.spacing;
@@ -187,10 +592,42 @@ class Cloth {
     return new Cloth(out[0]);
   }
 
+  // Cloth.mesh(positions, triangles, { mass, masses, inverseMasses }): positions
+  // are n xyz records (a Float32Array of 3n or an array of triples), triangles
+  // m index triples (a Uint32Array of 3m or an array of triples).
+  static mesh(positions, triangles, options = {}) {
+    const flat = positions instanceof Float32Array ? positions : Float32Array.from(Array.from(positions).flat());
+    if (flat.length % 3 !== 0) throw new RangeError('positions: expected xyz records');
+    const n = flat.length / 3;
+    const tris = triangles instanceof Uint32Array ? triangles : Uint32Array.from(Array.from(triangles).flat());
+    if (tris.length % 3 !== 0) throw new RangeError('triangles: expected index triples');
+    const { bytes, value: desc } = structBytes(C.meshDescInit, MeshDesc, 'cloth_mesh_desc_init');
+    const keep = [flat, tris];
+    const perVertex = (values, what) => {
+      const a = Float32Array.from(values);
+      if (a.length !== n) throw new RangeError(`${what}: expected ${n} numbers`);
+      keep.push(a);
+      return koffi.address(a);
+    };
+    desc.positions = koffi.address(flat);
+    desc.vertex_count = n;
+    desc.triangles = koffi.address(tris);
+    desc.triangle_count = tris.length / 3;
+    if (options.mass !== undefined) desc.particle_mass = options.mass;
+    if (options.masses !== undefined) desc.masses = perVertex(options.masses, 'masses');
+    if (options.inverseMasses !== undefined) desc.inverse_masses = perVertex(options.inverseMasses, 'inverseMasses');
+    koffi.encode(bytes, MeshDesc, desc);
+    const out = [null];
+    check(C.createMesh(bytes, out), 'cloth_create_mesh');
+    keep.length = 0; // the library has copied what it needs
+    return new Cloth(out[0]);
+  }
+
   constructor(handle) {
     this._handle = handle;
     this.count = C.particleCount(handle);
-    this._wind = null;
+    this._hooks = { wind: null, force: null, tasks: null, integrator: null };
+    this._busy = false;
   }
 
   get handle() {
@@ -198,15 +635,18 @@ class Cloth {
     return this._handle;
   }
 
-  // Free the cloth (and the wind callback's slot). Safe to call twice.
+  // Free the cloth and unregister its callbacks. Safe to call twice; from
+  // inside one of its own hooks it throws ClothError ERR_BUSY (the library
+  // ignores cloth_destroy() there).
   destroy() {
+    if (this._busy && this._handle !== null) throw new ClothError(Status.ERR_BUSY, 'cloth_destroy');
     if (this._handle !== null) {
-      C.destroy(this._handle);
+      C.destroy(this._handle); // runs a host integrator's destroy
       this._handle = null;
     }
-    if (this._wind !== null) {
-      koffi.unregister(this._wind.registered);
-      this._wind = null;
+    for (const key of Object.keys(this._hooks)) {
+      unregister(this._hooks[key]);
+      this._hooks[key] = null;
     }
   }
 
@@ -214,20 +654,87 @@ class Cloth {
     this.destroy();
   }
 
+  // Call a C function that may run this cloth's hooks (and `newHook`, being
+  // installed); throw the first exception a hook stored, else check the status.
+  _callWithHooks(name, fn, args, newHook = null) {
+    const handle = this.handle;
+    if (this._busy) throw new ClothError(Status.ERR_BUSY, name);
+    const hooks = [newHook, ...Object.values(this._hooks)].filter((h) => h);
+    for (const h of hooks) h.error = null;
+    this._busy = true;
+    let status;
+    try {
+      status = fn(handle, ...args);
+    } finally {
+      this._busy = false;
+    }
+    for (const h of hooks) {
+      if (h.error) {
+        const error = h.error;
+        h.error = null;
+        throw error;
+      }
+    }
+    check(status, name);
+  }
+
+  // Replace hook `key` after `install(handle)` succeeded; unregister the old one.
+  _swapHook(key, hook, name, install) {
+    try {
+      check(install(this.handle), name);
+    } catch (err) {
+      unregister(hook);
+      throw err;
+    }
+    unregister(this._hooks[key]);
+    this._hooks[key] = hook;
+  }
+
   get triangleCount() {
     return C.triangleCount(this.handle);
   }
 
+  get springCount() {
+    return C.springCount(this.handle);
+  }
+
+  // --- parameters ---
+
   setIntegrator(kind) {
-    const value = typeof kind === 'string' ? Integrator[kind] : kind;
-    if (value === undefined) throw new RangeError(`unknown integrator '${kind}' (${Object.keys(Integrator)})`);
-    check(C.setIntegrator(this.handle, value), 'cloth_set_integrator');
+    const value = enumValue(kind, Integrator, 'integrator');
+    this._callWithHooks('cloth_set_integrator', C.setIntegrator, [value]);
+    unregister(this._hooks.integrator); // its destroy has run
+    this._hooks.integrator = null;
+  }
+
+  // The integrator in use: a name of Integrator, or 'custom'.
+  get integrator() {
+    const kind = [0];
+    check(C.getIntegrator(this.handle, kind), 'cloth_get_integrator');
+    if (kind[0] === CUSTOM_INTEGRATOR) return 'custom';
+    return Object.keys(Integrator).find((k) => Integrator[k] === kind[0]) ?? kind[0];
   }
 
   setStiffness(type, k) {
-    const value = typeof type === 'string' ? SpringType[type] : type;
-    if (value === undefined) throw new RangeError(`unknown spring type '${type}'`);
-    check(C.setStiffness(this.handle, value, k), 'cloth_set_stiffness');
+    check(C.setStiffness(this.handle, enumValue(type, SpringType, 'spring type'), k), 'cloth_set_stiffness');
+  }
+
+  setSpringDamping(type, beta) {
+    const t = enumValue(type, SpringType, 'spring type');
+    check(C.setSpringDamping(this.handle, t, beta), 'cloth_set_spring_damping');
+  }
+
+  setConstraintStiffness(type, s) {
+    const t = enumValue(type, SpringType, 'spring type');
+    check(C.setConstraintStiffness(this.handle, t, s), 'cloth_set_constraint_stiffness');
+  }
+
+  setJacobiWeight(a) {
+    check(C.setJacobiWeight(this.handle, a), 'cloth_set_jacobi_weight');
+  }
+
+  setBendingStiffness(kBend) {
+    check(C.setBendingStiffness(this.handle, kBend), 'cloth_set_bending_stiffness');
   }
 
   setGravity(g) {
@@ -246,17 +753,62 @@ class Cloth {
     check(C.setIterations(this.handle, n), 'cloth_set_iterations');
   }
 
-  step(dt) {
-    const wind = this._wind;
-    if (wind) wind.error = null;
-    const status = C.step(this.handle, dt);
-    if (wind && wind.error) {
-      const error = wind.error;
-      wind.error = null;
-      throw error;
-    }
-    check(status, 'cloth_step');
+  // --- constraints ---
+
+  setTethers(scale) {
+    check(C.setTethers(this.handle, scale), 'cloth_set_tethers');
   }
+
+  get tethers() {
+    const out = new Float32Array(1);
+    check(C.getTethers(this.handle, out), 'cloth_get_tethers');
+    return out[0];
+  }
+
+  setTetherSchedule(schedule) {
+    const value = enumValue(schedule, TetherSchedule, 'tether schedule');
+    check(C.setTetherSchedule(this.handle, value), 'cloth_set_tether_schedule');
+  }
+
+  get tetherSchedule() {
+    const out = [0];
+    check(C.getTetherSchedule(this.handle, out), 'cloth_get_tether_schedule');
+    return Object.keys(TetherSchedule).find((k) => TetherSchedule[k] === out[0]);
+  }
+
+  setStrainLimit(maxStrain, passes) {
+    check(C.setStrainLimit(this.handle, maxStrain, passes), 'cloth_set_strain_limit');
+  }
+
+  // [maxStrain, passes]; passes is 0 while the limit is off.
+  get strainLimit() {
+    const m = new Float32Array(1);
+    const n = new Uint32Array(1);
+    check(C.getStrainLimit(this.handle, m, n), 'cloth_get_strain_limit');
+    return [m[0], n[0]];
+  }
+
+  setStrainLevelSweeps(sweeps) {
+    check(C.setStrainLevelSweeps(this.handle, sweeps), 'cloth_set_strain_level_sweeps');
+  }
+
+  get strainLevelSweeps() {
+    const out = new Uint32Array(1);
+    check(C.getStrainLevelSweeps(this.handle, out), 'cloth_get_strain_level_sweeps');
+    return out[0];
+  }
+
+  // --- stepping ---
+
+  // If a hook threw during the step, that exception is thrown here once the
+  // library has returned: after a wind or force hook the step ran on with zeros
+  // from it; after a task hook or a host integrator it was refused and the
+  // state before it kept.
+  step(dt) {
+    this._callWithHooks('cloth_step', C.step, [dt]);
+  }
+
+  // --- state ---
 
   // Positions, normals, velocities: a Float32Array of 3 * count (x, y, z per
   // particle) that the library writes into directly. Pass `out` to reuse one.
@@ -281,6 +833,149 @@ class Cloth {
     return out;
   }
 
+  setPositions(values) {
+    check(C.setPositions(this.handle, vec3Array(values, this.count, 'positions'), 0), 'cloth_set_positions');
+  }
+
+  setVelocities(values) {
+    check(C.setVelocities(this.handle, vec3Array(values, this.count, 'velocities'), 0), 'cloth_set_velocities');
+  }
+
+  // { vertices, triangles } of the smooth surface at `level` (grids only).
+  smoothCounts(level) {
+    const v = new Uint32Array(1);
+    const t = new Uint32Array(1);
+    check(C.smoothCounts(this.handle, level, v, t), 'cloth_smooth_counts');
+    return { vertices: v[0], triangles: t[0] };
+  }
+
+  // The Catmull-Rom surface at `level`: { positions, normals, triangles } as
+  // Float32Array / Uint32Array (normals or triangles null when skipped).
+  smooth(level, { normals = true, triangles = true } = {}) {
+    const counts = this.smoothCounts(level);
+    const out = {
+      positions: new Float32Array(3 * counts.vertices),
+      normals: normals ? new Float32Array(3 * counts.vertices) : null,
+      triangles: triangles ? new Uint32Array(3 * counts.triangles) : null,
+    };
+    if (counts.vertices > 0) {
+      check(
+        C.getSmooth(this.handle, level, out.positions, 0, out.normals, 0, out.triangles),
+        'cloth_get_smooth',
+      );
+    }
+    return out;
+  }
+
+  // { pairs: Uint32Array(2s), restLengths: Float32Array(s), types: Int32Array(s) },
+  // grouped by family, structural first.
+  springs() {
+    const s = this.springCount;
+    const out = { pairs: new Uint32Array(2 * s), restLengths: new Float32Array(s), types: new Int32Array(s) };
+    if (s > 0) check(C.getSprings(this.handle, out.pairs, out.restLengths, out.types), 'cloth_get_springs');
+    return out;
+  }
+
+  // --- snapshots, statistics, watchdog ---
+
+  stateSize() {
+    const out = [0];
+    check(C.stateSize(this.handle, out), 'cloth_state_size');
+    return Number(out[0]);
+  }
+
+  // The dynamic state as a Buffer (state.h's format).
+  saveState() {
+    const buf = Buffer.alloc(this.stateSize());
+    check(C.saveState(this.handle, buf, buf.length), 'cloth_save_state');
+    return buf;
+  }
+
+  loadState(buf) {
+    if (!(buf instanceof Uint8Array)) throw new TypeError('loadState needs a Buffer or Uint8Array from saveState()');
+    check(C.loadState(this.handle, buf, buf.length), 'cloth_load_state');
+  }
+
+  // A 64-bit hash of the positions, velocities and time, as a BigInt.
+  stateHash() {
+    return BigInt.asUintN(64, BigInt(C.stateHash(this.handle)));
+  }
+
+  // Every field of cloth_stats (but struct_size and reserved), camelCased; the
+  // 64-bit counters as Numbers.
+  stats() {
+    const { bytes } = structBytes(C.statsInit, Stats, 'cloth_stats_init');
+    check(C.getStats(this.handle, bytes), 'cloth_get_stats');
+    const s = koffi.decode(bytes, Stats);
+    return {
+      contacts: s.contacts,
+      springCount: Array.from(s.spring_count),
+      watchdogTripped: s.watchdog_tripped,
+      steps: Number(s.steps),
+      watchdogTrips: Number(s.watchdog_trips),
+      stepSeconds: s.step_seconds,
+      maxStrain: Array.from(s.max_strain),
+      minStrain: Array.from(s.min_strain),
+      meanStrain: Array.from(s.mean_strain),
+      kineticEnergy: s.kinetic_energy,
+      watchdogMaxStrain: s.watchdog_max_strain,
+      watchdogKineticEnergy: s.watchdog_kinetic_energy,
+      memoryBytes: Number(s.memory_bytes),
+    };
+  }
+
+  // Bounds checked after every step (0 switches one off); action 'report' or
+  // 'restore' (the step is undone and throws ERR_UNSTABLE).
+  setWatchdog(maxStrain = 0, maxKineticEnergy = 0, action = 'report') {
+    const a = enumValue(action, WatchdogAction, 'watchdog action');
+    check(C.setWatchdog(this.handle, maxStrain, maxKineticEnergy, a), 'cloth_set_watchdog');
+  }
+
+  // --- threads ---
+
+  setThreads(n) {
+    check(C.setThreads(this.handle, n), 'cloth_set_threads');
+  }
+
+  get threads() {
+    const out = new Uint32Array(1);
+    check(C.getThreads(this.handle, out), 'cloth_get_threads');
+    return out[0];
+  }
+
+  // Run the step's parallel passes through enqueue(task, itemCount, minRange)
+  // and finish(handle) (see taskHooks above); enqueue null removes the hooks.
+  // The simplest correct hooks: setTaskHooks((task, n) => task(0, n, 0)).
+  setTaskHooks(enqueue, finish = null, workerCount = 1) {
+    if (enqueue === null) {
+      this._swapHook('tasks', null, 'cloth_set_task_hooks', (h) => C.setTaskHooks(h, null, null, 0, null));
+      return;
+    }
+    if (typeof enqueue !== 'function' || (finish !== null && typeof finish !== 'function')) {
+      throw new TypeError('setTaskHooks needs functions enqueue(task, itemCount, minRange) and finish(handle)');
+    }
+    const hook = taskHooks(enqueue, finish, workerCount);
+    this._swapHook('tasks', hook, 'cloth_set_task_hooks', (h) =>
+      C.setTaskHooks(h, hook.enqueue, hook.finish, workerCount, null),
+    );
+  }
+
+  // --- a host integrator ---
+
+  setCustomIntegrator(integrator) {
+    const hook = integratorHook(integrator);
+    try {
+      this._callWithHooks('cloth_set_custom_integrator', C.setCustomIntegrator, [hook.vtable, null], hook);
+    } catch (err) {
+      unregister(hook);
+      throw err;
+    }
+    unregister(this._hooks.integrator); // replaced: its destroy has run
+    this._hooks.integrator = hook;
+  }
+
+  // --- pins and colliders ---
+
   pin(index, target = null) {
     check(C.pin(this.handle, index, target === null ? null : vec3(target, 'target')), 'cloth_pin');
   }
@@ -289,17 +984,39 @@ class Cloth {
     check(C.unpin(this.handle, index), 'cloth_unpin');
   }
 
-  addSphere(center, radius) {
+  _add(name, fn, args) {
     const id = new Uint32Array(1);
-    check(C.addSphere(this.handle, vec3(center, 'center'), radius, id), 'cloth_add_sphere');
+    check(fn(this.handle, ...args, id), name);
     return new Collider(this, id[0]);
   }
 
-  addPlane(point, normal) {
-    const id = new Uint32Array(1);
-    check(C.addPlane(this.handle, vec3(point, 'point'), vec3(normal, 'normal'), id), 'cloth_add_plane');
-    return new Collider(this, id[0]);
+  addSphere(center, radius) {
+    return this._add('cloth_add_sphere', C.addSphere, [vec3(center, 'center'), radius]);
   }
+
+  addPlane(point, normal) {
+    return this._add('cloth_add_plane', C.addPlane, [vec3(point, 'point'), vec3(normal, 'normal')]);
+  }
+
+  addEllipsoid(center, radii, rotation = null) {
+    const args = [vec3(center, 'center'), vec3(radii, 'radii'), quat(rotation, 'rotation')];
+    return this._add('cloth_add_ellipsoid', C.addEllipsoid, args);
+  }
+
+  addCapsule(a, b, radius) {
+    return this._add('cloth_add_capsule', C.addCapsule, [vec3(a, 'a'), vec3(b, 'b'), radius]);
+  }
+
+  addCylinder(a, b, radius) {
+    return this._add('cloth_add_cylinder', C.addCylinder, [vec3(a, 'a'), vec3(b, 'b'), radius]);
+  }
+
+  addTorus(center, axis, majorRadius, minorRadius) {
+    const args = [vec3(center, 'center'), vec3(axis, 'axis'), majorRadius, minorRadius];
+    return this._add('cloth_add_torus', C.addTorus, args);
+  }
+
+  // --- wind and forces ---
 
   // fn(time, positions) -> wind velocities: `positions` is a Float32Array view
   // of the library's buffer (valid during the call only: copy it to keep it);
@@ -307,39 +1024,44 @@ class Cloth {
   // wind everywhere. An exception gives still air for the rest of the step and is
   // thrown by step(). null removes all wind.
   setWind(fn) {
-    const previous = this._wind;
     if (fn === null) {
-      check(C.setWind(this.handle, null, null), 'cloth_set_wind');
-      this._wind = null;
-    } else {
-      if (typeof fn !== 'function') throw new TypeError('setWind needs a function (time, positions) -> wind, or null');
-      const state = { error: null, registered: null };
-      state.registered = koffi.register((user, time, count, positionsPtr, windPtr) => {
-        if (state.error) return; // an earlier substep threw: still air (the buffer is zeroed)
-        const wind = new Float32Array(koffi.view(windPtr, 12 * count));
-        try {
-          const result = fn(time, new Float32Array(koffi.view(positionsPtr, 12 * count)));
-          if (result && result.length === 3 * count) {
-            wind.set(result);
-          } else if (result && result.length === 3) {
-            for (let i = 0; i < count; i++) wind.set(result, 3 * i);
-          } else {
-            throw new TypeError(`wind callback: expected ${3 * count} numbers or [x, y, z]`);
-          }
-        } catch (err) {
-          state.error = err;
-          wind.fill(0);
-        }
-      }, 'cloth_wind_fn *');
-      try {
-        check(C.setWind(this.handle, state.registered, null), 'cloth_set_wind');
-      } catch (err) {
-        koffi.unregister(state.registered);
-        throw err;
-      }
-      this._wind = state;
+      this._swapHook('wind', null, 'cloth_set_wind', (h) => C.setWind(h, null, null));
+      return;
     }
-    if (previous) koffi.unregister(previous.registered); // no longer installed
+    if (typeof fn !== 'function') throw new TypeError('setWind needs a function (time, positions) -> wind, or null');
+    const hook = windHook(fn);
+    this._swapHook('wind', hook, 'cloth_set_wind', (h) => C.setWind(h, hook.wind, null));
+  }
+
+  setConstantWind(velocity) {
+    this._swapHook('wind', null, 'cloth_set_constant_wind', (h) => C.setConstantWind(h, vec3(velocity, 'velocity')));
+  }
+
+  setAirDensity(kgPerM3) {
+    check(C.setAirDensity(this.handle, kgPerM3), 'cloth_set_air_density');
+  }
+
+  setDragCoefficient(drag) {
+    check(C.setDragCoefficient(this.handle, drag), 'cloth_set_drag_coefficient');
+  }
+
+  setLiftCoefficient(lift) {
+    check(C.setLiftCoefficient(this.handle, lift), 'cloth_set_lift_coefficient');
+  }
+
+  // fn(time, positions, velocities) -> forces in N (not gravity), as setWind's
+  // function returns wind: 3 * count numbers or [x, y, z] for every particle.
+  // null removes it.
+  setExternalForce(fn) {
+    if (fn === null) {
+      this._swapHook('force', null, 'cloth_set_external_force', (h) => C.setExternalForce(h, null, null));
+      return;
+    }
+    if (typeof fn !== 'function') {
+      throw new TypeError('setExternalForce needs a function (time, positions, velocities) -> forces, or null');
+    }
+    const hook = forceHook(fn);
+    this._swapHook('force', hook, 'cloth_set_external_force', (h) => C.setExternalForce(h, hook.force, null));
   }
 }
 
@@ -350,6 +1072,12 @@ module.exports = {
   Status,
   Integrator,
   SpringType,
+  TetherSchedule,
+  WatchdogAction,
+  SMOOTH_MAX_LEVEL,
+  MAX_THREADS,
+  WATCHDOG_TRIPPED_STRAIN,
+  WATCHDOG_TRIPPED_ENERGY,
   version,
   libraryPath,
   statusString: (s) => C.statusString(s),

@@ -28,17 +28,26 @@ cloth_status code (see Status).
 from ._buffers import HAVE_NUMPY
 from ._lib import (
     EXPECTED_MAJOR,
+    MAX_THREADS,
     MIN_MINOR,
+    SMOOTH_MAX_LEVEL,
+    WATCHDOG_TRIPPED_ENERGY,
+    WATCHDOG_TRIPPED_STRAIN,
     ClothError,
     ClothLibraryError,
     Integrator,
     SpringType,
     Status,
+    TetherSchedule,
+    WatchdogAction,
     library_path,
     status_string,
     version,
 )
-from .cloth import Cloth, Collider
+from .cloth import Cloth
+from .colliders import Collider
+from .hooks import CustomIntegrator, StepView, Task
+from .readback import SmoothSurface, Springs, Stats
 
 # The C names of the status codes, for code that mirrors the C API.
 CLOTH_OK = Status.OK
@@ -58,6 +67,18 @@ __all__ = [
     "Status",
     "Integrator",
     "SpringType",
+    "TetherSchedule",
+    "WatchdogAction",
+    "Stats",
+    "SmoothSurface",
+    "Springs",
+    "Task",
+    "StepView",
+    "CustomIntegrator",
+    "SMOOTH_MAX_LEVEL",
+    "MAX_THREADS",
+    "WATCHDOG_TRIPPED_STRAIN",
+    "WATCHDOG_TRIPPED_ENERGY",
     "HAVE_NUMPY",
     "library_path",
     "status_string",

@@ -17,12 +17,15 @@ __all__ = [
     "np",
     "HAVE_NUMPY",
     "read_vec3",
+    "vec3_target",
+    "index_target",
     "read_triangles",
     "write_vec3",
     "vec3",
     "floats",
-    "fill_wind",
-    "copy_positions",
+    "fill_vec3",
+    "copy_vec3",
+    "float_view",
     "zero",
 ]
 
@@ -59,12 +62,12 @@ def _stride_of(array, count):
     return row
 
 
-def read_vec3(fn, handle, count, out, what):
-    """Call fn(handle, dst, stride) for `count` xyz records.
+def vec3_target(out, count, what):
+    """Where the library writes `count` xyz records: (pointer, stride, result).
 
-    numpy: into `out` (an (n, 3) float32 array, rows may be strided) or a new
-    array, which is returned. Otherwise a list of (x, y, z) tuples. `fn`
-    raises on a bad status.
+    numpy: `out` (an (n, 3) float32 array, rows may be strided) or a new
+    array; ``result()`` returns that array. Otherwise a ctypes buffer and
+    ``result()`` returns a list of (x, y, z) tuples.
     """
     if np is not None:
         if out is None:
@@ -81,28 +84,42 @@ def read_vec3(fn, handle, count, out, what):
                 )
             if not out.flags.writeable:
                 raise ValueError("%s: out is read-only" % what)
-        if count:
-            fn(handle, out.ctypes.data_as(c_float_p), stride)
-        return out
+        return out.ctypes.data_as(c_float_p), stride, lambda: out
     if out is not None:
         raise TypeError("%s: out= needs numpy" % what)
     buf = (ctypes.c_float * (3 * count))()
+    return buf, 0, lambda: [(buf[3 * i], buf[3 * i + 1], buf[3 * i + 2]) for i in range(count)]
+
+
+def read_vec3(fn, handle, count, out, what):
+    """Call fn(handle, dst, stride) for `count` xyz records.
+
+    numpy: into `out` (an (n, 3) float32 array, rows may be strided) or a new
+    array, which is returned. Otherwise a list of (x, y, z) tuples. `fn`
+    raises on a bad status.
+    """
+    ptr, stride, result = vec3_target(out, count, what)
     if count:
-        fn(handle, buf, 0)
-    return [(buf[3 * i], buf[3 * i + 1], buf[3 * i + 2]) for i in range(count)]
+        fn(handle, ptr, stride)
+    return result()
+
+
+def index_target(count, width=3):
+    """Where the library writes `count` records of `width` uint32 indices:
+    (pointer, result); result() is an (m, width) uint32 array or a list of tuples."""
+    if np is not None:
+        out = np.empty((count, width), dtype=np.uint32)
+        return out.ctypes.data_as(c_uint32_p), lambda: out
+    buf = (ctypes.c_uint32 * (width * count))()
+    return buf, lambda: [tuple(buf[width * i : width * (i + 1)]) for i in range(count)]
 
 
 def read_triangles(fn, handle, count):
     """Call fn(handle, dst) for `count` triangles: (m, 3) uint32 array or list of tuples."""
-    if np is not None:
-        out = np.empty((count, 3), dtype=np.uint32)
-        if count:
-            fn(handle, out.ctypes.data_as(c_uint32_p))
-        return out
-    buf = (ctypes.c_uint32 * (3 * count))()
+    ptr, result = index_target(count)
     if count:
-        fn(handle, buf)
-    return [(buf[3 * i], buf[3 * i + 1], buf[3 * i + 2]) for i in range(count)]
+        fn(handle, ptr)
+    return result()
 
 
 def write_vec3(values, count, what):
@@ -152,11 +169,12 @@ def vec3(values, what):
     return floats(values, 3, what)
 
 
-def fill_wind(dst, count, result, what):
-    """Write a wind callback's result into the library's float buffer `dst`.
+def fill_vec3(dst, count, result, what):
+    """Write a callback's per-particle vectors (wind, forces) into the
+    library's float buffer `dst`.
 
     `result` is an (n, 3) array-like, a sequence of n triples, or a single
-    triple applied to every particle (uniform wind).
+    triple applied to every particle (uniform wind, one force on each).
     """
     if np is not None:
         out = np.ctypeslib.as_array(dst, shape=(count, 3))
@@ -177,8 +195,9 @@ def fill_wind(dst, count, result, what):
         dst[3 * i + 2] = z
 
 
-def copy_positions(src, count):
-    """The positions a wind callback receives: an (n, 3) float32 array or a list of tuples.
+def copy_vec3(src, count):
+    """The positions (or velocities) a callback receives: an (n, 3) float32
+    array or a list of tuples.
 
     A copy, not a view: the library's buffer is only valid during the call,
     and a callback may keep what it is given.
@@ -186,6 +205,20 @@ def copy_positions(src, count):
     if np is not None:
         return np.ctypeslib.as_array(src, shape=(count, 3)).copy()
     return [(src[3 * i], src[3 * i + 1], src[3 * i + 2]) for i in range(count)]
+
+
+def float_view(ptr, count, writable):
+    """`count` floats at a library pointer, without a copy: a 1-D float32
+    array (read-only unless `writable`), or a ctypes float array without
+    numpy. None for a NULL pointer. Valid only while the library's buffer is."""
+    if not ptr:
+        return None
+    if np is not None:
+        array = np.ctypeslib.as_array(ptr, shape=(count,))
+        if not writable:
+            array.flags.writeable = False
+        return array
+    return (ctypes.c_float * count).from_address(ctypes.addressof(ptr.contents))
 
 
 def zero(dst, count):

@@ -1,8 +1,9 @@
 """Loading libclothsim and declaring its C signatures for ctypes.
 
-Everything that knows the C ABI lives here: the enums, the desc structs, the
-callback type and one table, SIGNATURES, with the restype and argtypes of
-every function the package calls. The table is applied to the library when
+Everything that knows the C ABI lives here: the enums and constants, the
+structs (descs, statistics, the integrator plug-in's view and table), the
+callback types (CALLBACKS) and one table, SIGNATURES, with the restype and
+argtypes of every public function. The table is applied to the library when
 it is loaded, so a call with a wrong argument type fails with
 ctypes.ArgumentError instead of passing garbage; tests/ffi/check_headers.py
 compares it with the public headers.
@@ -24,6 +25,8 @@ __all__ = [
     "Status",
     "Integrator",
     "SpringType",
+    "TetherSchedule",
+    "WatchdogAction",
     "EXPECTED_MAJOR",
     "MIN_MINOR",
     "lib",
@@ -37,7 +40,7 @@ __all__ = [
 # library with the same major version and at least this minor version has
 # every function and desc field used here.
 EXPECTED_MAJOR = 0
-MIN_MINOR = 1
+MIN_MINOR = 2
 
 
 class Status(enum.IntEnum):
@@ -73,6 +76,46 @@ class SpringType(enum.IntEnum):
     STRUCTURAL = 0
     SHEAR = 1
     BEND = 2
+
+
+class TetherSchedule(enum.IntEnum):
+    """cloth_tether_schedule: which substeps project the tethers."""
+
+    EVERY_SUBSTEP = 0
+    LAST_SUBSTEP = 1
+
+
+class WatchdogAction(enum.IntEnum):
+    """cloth_watchdog_action: what cloth_step() does when the watchdog trips."""
+
+    REPORT = 0
+    RESTORE = 1
+
+
+# The public enums: C name -> (class, prefix of its constants in C).
+ENUMS = {
+    "cloth_status": (Status, "CLOTH_"),
+    "cloth_integrator": (Integrator, "CLOTH_INTEGRATOR_"),
+    "cloth_spring_type": (SpringType, "CLOTH_SPRING_"),
+    "cloth_tether_schedule": (TetherSchedule, "CLOTH_TETHERS_"),
+    "cloth_watchdog_action": (WatchdogAction, "CLOTH_WATCHDOG_"),
+}
+
+# The public object-like macros other than the version (tests/ffi/check_headers.py
+# compares the values with the headers).
+CONSTANTS = {
+    "CLOTH_SMOOTH_MAX_LEVEL": 16,
+    "CLOTH_MAX_THREADS": 64,
+    "CLOTH_INTEGRATOR_WANTS_SPRING_FORCES": 1,
+    "CLOTH_TETHERS_PER_PARTICLE": 4,
+    "CLOTH_WATCHDOG_TRIPPED_STRAIN": 1,
+    "CLOTH_WATCHDOG_TRIPPED_ENERGY": 2,
+}
+SMOOTH_MAX_LEVEL = CONSTANTS["CLOTH_SMOOTH_MAX_LEVEL"]
+MAX_THREADS = CONSTANTS["CLOTH_MAX_THREADS"]
+INTEGRATOR_WANTS_SPRING_FORCES = CONSTANTS["CLOTH_INTEGRATOR_WANTS_SPRING_FORCES"]
+WATCHDOG_TRIPPED_STRAIN = CONSTANTS["CLOTH_WATCHDOG_TRIPPED_STRAIN"]
+WATCHDOG_TRIPPED_ENERGY = CONSTANTS["CLOTH_WATCHDOG_TRIPPED_ENERGY"]
 
 
 class ClothLibraryError(OSError):
@@ -163,9 +206,123 @@ class MeshDesc(ctypes.Structure):
     ]
 
 
+class StatsStruct(ctypes.Structure):
+    """cloth_stats, field for field (include/clothsim/state.h).
+
+    Fill it with cloth_stats_init() (which sets ``struct_size``) before
+    cloth_get_stats(); the library writes at most ``struct_size`` bytes.
+    """
+
+    c_name = "cloth_stats"
+    _fields_ = [
+        ("struct_size", ctypes.c_uint32),
+        ("contacts", ctypes.c_uint32),
+        ("spring_count", ctypes.c_uint32 * 3),
+        ("watchdog_tripped", ctypes.c_uint32),
+        ("steps", ctypes.c_uint64),
+        ("watchdog_trips", ctypes.c_uint64),
+        ("step_seconds", ctypes.c_double),
+        ("max_strain", ctypes.c_float * 3),
+        ("min_strain", ctypes.c_float * 3),
+        ("mean_strain", ctypes.c_float * 3),
+        ("kinetic_energy", ctypes.c_float),
+        ("watchdog_max_strain", ctypes.c_float),
+        ("watchdog_kinetic_energy", ctypes.c_float),
+        ("memory_bytes", ctypes.c_uint64),
+        ("reserved", ctypes.c_uint32 * 14),
+    ]
+
+
+# --- callback types ------------------------------------------------------------
+#
+# A CFUNCTYPE callback takes the GIL for its Python side, so C may call one
+# from any thread; a call *through* one of these types into C releases it.
+
 # cloth_wind_fn: void (*)(void *user, float time, uint32_t count,
 #                         const float *positions, float *wind_velocity)
 WIND_FN = ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.c_float, ctypes.c_uint32, c_float_p, c_float_p)
+
+# cloth_force_fn: void (*)(void *user, float time, uint32_t count, const float *positions,
+#                          const float *velocities, float *forces)
+FORCE_FN = ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.c_float, ctypes.c_uint32, c_float_p, c_float_p, c_float_p)
+
+# cloth_task_fn: void (uint32_t begin, uint32_t end, uint32_t worker, void *task_context)
+TASK_FN = ctypes.CFUNCTYPE(None, ctypes.c_uint32, ctypes.c_uint32, ctypes.c_uint32, ctypes.c_void_p)
+
+# cloth_enqueue_task_fn: void *(cloth_task_fn *task, uint32_t item_count, uint32_t min_range,
+#                               void *task_context, void *user_context)
+ENQUEUE_TASK_FN = ctypes.CFUNCTYPE(
+    ctypes.c_void_p, TASK_FN, ctypes.c_uint32, ctypes.c_uint32, ctypes.c_void_p, ctypes.c_void_p
+)
+
+# cloth_finish_task_fn: void (void *user_task, void *user_context)
+FINISH_TASK_FN = ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.c_void_p)
+
+# cloth_step_view::collide_particle: void (*)(void *ctx, uint32_t index)
+COLLIDE_FN = ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.c_uint32)
+
+
+class StepViewStruct(ctypes.Structure):
+    """cloth_step_view, field for field (include/clothsim/integrators.h)."""
+
+    c_name = "cloth_step_view"
+    _fields_ = [
+        ("count", ctypes.c_uint32),
+        ("x", c_float_p),
+        ("y", c_float_p),
+        ("z", c_float_p),
+        ("vx", c_float_p),
+        ("vy", c_float_p),
+        ("vz", c_float_p),
+        ("fx", c_float_p),
+        ("fy", c_float_p),
+        ("fz", c_float_p),
+        ("inv_mass", c_float_p),
+        ("gravity", ctypes.c_float * 3),
+        ("h", ctypes.c_float),
+        ("damping", ctypes.c_float),
+        ("velocity_decay", ctypes.c_float),
+        ("iterations", ctypes.c_uint32),
+        ("substep", ctypes.c_uint32),
+        ("substeps", ctypes.c_uint32),
+        ("cloth", c_cloth_p),
+        ("collide_particle", COLLIDE_FN),
+        ("collide_ctx", ctypes.c_void_p),
+    ]
+
+
+# cloth_integrator_vtable's members
+INTEGRATOR_CREATE_FN = ctypes.CFUNCTYPE(c_status, ctypes.c_void_p, c_cloth_p, ctypes.POINTER(ctypes.c_void_p))
+INTEGRATOR_DESTROY_FN = ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.c_void_p)
+INTEGRATOR_STEP_FN = ctypes.CFUNCTYPE(c_status, ctypes.c_void_p, ctypes.c_void_p, ctypes.POINTER(StepViewStruct))
+
+
+class IntegratorVtable(ctypes.Structure):
+    """cloth_integrator_vtable, field for field (include/clothsim/integrators.h)."""
+
+    c_name = "cloth_integrator_vtable"
+    _fields_ = [
+        ("name", ctypes.c_char_p),
+        ("flags", ctypes.c_uint32),
+        ("create", INTEGRATOR_CREATE_FN),
+        ("destroy", INTEGRATOR_DESTROY_FN),
+        ("step", INTEGRATOR_STEP_FN),
+        ("finish", INTEGRATOR_STEP_FN),
+    ]
+
+
+# Every callback typedef of the headers (tests/ffi/check_headers.py checks
+# that none is missing and that each matches its C prototype).
+CALLBACKS = {
+    "cloth_wind_fn": WIND_FN,
+    "cloth_force_fn": FORCE_FN,
+    "cloth_task_fn": TASK_FN,
+    "cloth_enqueue_task_fn": ENQUEUE_TASK_FN,
+    "cloth_finish_task_fn": FINISH_TASK_FN,
+}
+
+# Every public struct with members (the same check).
+STRUCTS = (Allocator, GridDesc, MeshDesc, StatsStruct, StepViewStruct, IntegratorVtable)
 
 # Room for a desc as a newer library of the same major version may lay it
 # out: cloth_*_desc_init() writes the library's sizeof, which may exceed the
@@ -177,7 +334,8 @@ _U32 = ctypes.c_uint32
 _SZ = ctypes.c_size_t
 _P = ctypes.c_void_p
 
-# name: (restype, [argtypes]). Only the functions this package calls.
+# name: (restype, [argtypes]): every CLOTH_API function of the headers
+# (tests/ffi/check_headers.py fails when one is missing or differs).
 SIGNATURES = {
     # base.h, lifecycle
     "cloth_version": (_U32, []),
@@ -198,6 +356,12 @@ SIGNATURES = {
     "cloth_get_integrator": (c_status, [c_cloth_p, ctypes.POINTER(c_enum)]),
     "cloth_set_constraint_stiffness": (c_status, [c_cloth_p, c_enum, _F]),
     "cloth_spring_count": (_U32, [c_cloth_p]),
+    # integrators.h
+    "cloth_set_custom_integrator": (c_status, [c_cloth_p, ctypes.POINTER(IntegratorVtable), _P]),
+    "cloth_get_springs": (c_status, [c_cloth_p, c_uint32_p, c_float_p, ctypes.POINTER(c_enum)]),
+    "cloth_set_jacobi_weight": (c_status, [c_cloth_p, _F]),
+    # bending.h
+    "cloth_set_bending_stiffness": (c_status, [c_cloth_p, _F]),
     # constraints.h
     "cloth_set_tethers": (c_status, [c_cloth_p, _F]),
     "cloth_get_tethers": (c_status, [c_cloth_p, c_float_p]),
@@ -238,6 +402,22 @@ SIGNATURES = {
     "cloth_set_air_density": (c_status, [c_cloth_p, _F]),
     "cloth_set_drag_coefficient": (c_status, [c_cloth_p, _F]),
     "cloth_set_lift_coefficient": (c_status, [c_cloth_p, _F]),
+    "cloth_set_external_force": (c_status, [c_cloth_p, FORCE_FN, _P]),
+    # smooth.h
+    "cloth_smooth_counts": (c_status, [c_cloth_p, _U32, c_uint32_p, c_uint32_p]),
+    "cloth_get_smooth": (c_status, [c_cloth_p, _U32, c_float_p, _SZ, c_float_p, _SZ, c_uint32_p]),
+    # state.h: snapshots, hash, statistics, watchdog
+    "cloth_state_size": (c_status, [c_cloth_p, ctypes.POINTER(_SZ)]),
+    "cloth_save_state": (c_status, [c_cloth_p, _P, _SZ]),
+    "cloth_load_state": (c_status, [c_cloth_p, _P, _SZ]),
+    "cloth_state_hash": (ctypes.c_uint64, [c_cloth_p]),
+    "cloth_stats_init": (None, [ctypes.POINTER(StatsStruct)]),
+    "cloth_get_stats": (c_status, [c_cloth_p, ctypes.POINTER(StatsStruct)]),
+    "cloth_set_watchdog": (c_status, [c_cloth_p, _F, _F, c_enum]),
+    # threads.h
+    "cloth_set_threads": (c_status, [c_cloth_p, _U32]),
+    "cloth_get_threads": (c_status, [c_cloth_p, c_uint32_p]),
+    "cloth_set_task_hooks": (c_status, [c_cloth_p, ENQUEUE_TASK_FN, FINISH_TASK_FN, _U32, _P]),
 }
 
 

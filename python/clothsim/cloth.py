@@ -1,31 +1,28 @@
-"""The Pythonic surface: Cloth and Collider."""
+"""The Pythonic surface: Cloth (Collider lives in colliders.py, the hooks in hooks.py)."""
 
 import ctypes
-import operator
 
-from . import _buffers
-from ._buffers import np
+from . import _buffers, _build, readback
 from ._lib import (
-    DESC_BUFFER_BYTES,
+    ENQUEUE_TASK_FN,
+    FINISH_TASK_FN,
+    FORCE_FN,
     WIND_FN,
     ClothError,
-    ClothLibraryError,
-    GridDesc,
     Integrator,
-    MeshDesc,
     SpringType,
     Status,
-    c_cloth_p,
+    WatchdogAction,
     c_enum,
-    c_float_p,
-    c_uint32_p,
     check,
     lib,
 )
+from ._util import enum_value as _enum_value
+from ._util import u32 as _u32
+from .colliders import Collider
+from .hooks import _ForceHook, _IntegratorHook, _TaskHooks, _WindHook
 
 __all__ = ["Cloth", "Collider"]
-
-_U32_MAX = 0xFFFFFFFF
 
 _INTEGRATOR_NAMES = {
     "euler": Integrator.EXPLICIT_EULER,
@@ -50,75 +47,7 @@ _SPRING_NAMES = {
     "bend": SpringType.BEND,
 }
 
-
-def _enum_value(value, names, kind):
-    """An enum argument given as a name ('pbd'), an IntEnum or a plain int."""
-    if isinstance(value, str):
-        key = value.strip().lower().replace("-", "_")
-        try:
-            return int(names[key])
-        except KeyError:
-            raise ValueError(
-                "unknown %s %r; one of: %s" % (kind, value, ", ".join(sorted(names)))
-            ) from None
-    return operator.index(value)
-
-
-def _u32(value, function, status=Status.ERR_INVALID_ARGUMENT):
-    """An int that fits uint32_t; outside it, what the library would say."""
-    value = operator.index(value)
-    if not 0 <= value <= _U32_MAX:
-        raise ClothError(status, function)
-    return value
-
-
-def _desc_buffer(struct_type, init_name):
-    """A desc filled by the library's init function, in room for a newer layout.
-
-    cloth_*_desc_init() writes as many bytes as the *library's* struct has, so
-    the struct is placed at the start of a larger zeroed buffer; the library
-    then sees its own defaults in any field newer than this package.
-    """
-    storage = (ctypes.c_uint64 * (DESC_BUFFER_BYTES // 8))()
-    desc = struct_type.from_buffer(storage)
-    getattr(lib(), init_name)(ctypes.byref(desc))
-    size = desc.struct_size
-    if size < ctypes.sizeof(struct_type) or size > DESC_BUFFER_BYTES:
-        raise ClothLibraryError(
-            "%s reports a %d-byte desc; this package knows %d bytes (and has room for %d)"
-            % (init_name, size, ctypes.sizeof(struct_type), DESC_BUFFER_BYTES)
-        )
-    return desc, storage
-
-
-class _WindHook:
-    """The Python wind function behind one cloth's ctypes callback.
-
-    Holds no reference to the Cloth (no cycle). An exception raised by the
-    function is stored, never propagated into C: the library gets still air
-    (zeros) for that substep and every later one of the same step, and
-    Cloth.step() raises the exception once cloth_step() has returned.
-    """
-
-    def __init__(self, fn):
-        self.fn = fn
-        self.error = None
-        self.c_callback = WIND_FN(self._call)
-
-    def _call(self, user, time, count, positions, wind_velocity):
-        try:
-            if self.error is None:
-                result = self.fn(time, _buffers.copy_positions(positions, count))
-                if result is None:
-                    raise TypeError("the wind callback returned None; return a wind velocity per particle")
-                _buffers.fill_wind(wind_velocity, count, result, "wind callback")
-                return
-        except BaseException as exc:  # noqa: B902 - nothing may unwind into C
-            self.error = exc
-        try:
-            _buffers.zero(wind_velocity, count)
-        except BaseException:  # pragma: no cover - memset on the library's buffer
-            pass
+_WATCHDOG_NAMES = {"report": WatchdogAction.REPORT, "restore": WatchdogAction.RESTORE}
 
 
 class Cloth:
@@ -131,7 +60,11 @@ class Cloth:
     """
 
     _handle = None  # so that close()/__del__ work on a half-made object
-    _wind = None
+    _wind = None  # the installed hooks (hooks.py): kept alive while C may call them
+    _force = None
+    _tasks = None
+    _integrator = None
+    _busy = False  # inside a call that runs this cloth's hooks
 
     def __init__(self, *args, **kwargs):
         raise TypeError("use Cloth.grid(...) or Cloth.mesh(...) to make a Cloth")
@@ -140,7 +73,6 @@ class Cloth:
     def _adopt(cls, handle):
         self = object.__new__(cls)
         self._handle = handle
-        self._wind = None
         self._count = lib().cloth_particle_count(handle)
         return self
 
@@ -165,25 +97,8 @@ class Cloth:
         origin (0, 0, 0), u_axis +x, v_axis +z, mass 0.01 kg per particle,
         12 neighbours (24 is the other choice).
         """
-        desc, storage = _desc_buffer(GridDesc, "cloth_grid_desc_init")
-        desc.rows = _u32(rows, "cloth_create_grid")
-        desc.cols = _u32(cols, "cloth_create_grid")
-        if spacing is not None:
-            desc.spacing = float(spacing)
-        if origin is not None:
-            desc.origin = _buffers.vec3(origin, "origin")
-        if u_axis is not None:
-            desc.u_axis = _buffers.vec3(u_axis, "u_axis")
-        if v_axis is not None:
-            desc.v_axis = _buffers.vec3(v_axis, "v_axis")
-        if mass is not None:
-            desc.particle_mass = float(mass)
-        if neighbours is not None:
-            desc.neighbours = _u32(neighbours, "cloth_create_grid")
-        handle = c_cloth_p()
-        check(lib().cloth_create_grid(ctypes.byref(desc), ctypes.byref(handle)), "cloth_create_grid")
-        del storage
-        return cls._adopt(handle.value)
+        handle = _build.create_grid(rows, cols, spacing, origin, u_axis, v_axis, mass, neighbours)
+        return cls._adopt(handle)
 
     @classmethod
     def mesh(cls, positions, triangles, mass=None, masses=None, inverse_masses=None):
@@ -194,63 +109,25 @@ class Cloth:
         ``mass`` (kg per vertex, default 0.01), or ``masses`` (n values), or
         ``inverse_masses`` (n values, 0 pins a vertex).
         """
-        if np is not None:
-            pos = np.ascontiguousarray(positions, dtype=np.float32)
-            if pos.ndim != 2 or pos.shape[1] != 3:
-                raise ValueError("positions: expected shape (n, 3), got %s" % (pos.shape,))
-            count = pos.shape[0]
-            tri = np.asarray(triangles)
-            if tri.ndim != 2 or tri.shape[1] != 3:
-                raise ValueError("triangles: expected shape (m, 3), got %s" % (tri.shape,))
-            if tri.size and (tri.min() < 0 or tri.max() > _U32_MAX):
-                raise ClothError(Status.ERR_INVALID_ARGUMENT, "cloth_create_mesh")
-            tri = np.ascontiguousarray(tri, dtype=np.uint32)
-            tri_count = tri.shape[0]
-            pos_ptr = pos.ctypes.data_as(c_float_p)
-            tri_ptr = tri.ctypes.data_as(c_uint32_p)
-        else:
-            rows = list(positions)
-            count = len(rows)
-            pos_ptr, _, pos = _buffers.write_vec3(rows, count, "positions")
-            tris = [tuple(t) for t in triangles]
-            if any(len(t) != 3 for t in tris):
-                raise ValueError("triangles: expected index triples")
-            flat = [operator.index(i) for t in tris for i in t]
-            if any(not 0 <= i <= _U32_MAX for i in flat):
-                raise ClothError(Status.ERR_INVALID_ARGUMENT, "cloth_create_mesh")
-            tri = (ctypes.c_uint32 * len(flat))(*flat)
-            tri_count = len(tris)
-            tri_ptr = tri
-        desc, storage = _desc_buffer(MeshDesc, "cloth_mesh_desc_init")
-        desc.positions = ctypes.cast(pos_ptr, c_float_p)
-        desc.position_stride = 0
-        desc.vertex_count = _u32(count, "cloth_create_mesh")
-        desc.triangles = ctypes.cast(tri_ptr, c_uint32_p)
-        desc.triangle_count = _u32(tri_count, "cloth_create_mesh")
-        if mass is not None:
-            desc.particle_mass = float(mass)
-        keep = []
-        if masses is not None:
-            buf = _buffers.floats(masses, count, "masses")
-            keep.append(buf)
-            desc.masses = ctypes.cast(buf, c_float_p)
-        if inverse_masses is not None:
-            buf = _buffers.floats(inverse_masses, count, "inverse_masses")
-            keep.append(buf)
-            desc.inverse_masses = ctypes.cast(buf, c_float_p)
-        handle = c_cloth_p()
-        check(lib().cloth_create_mesh(ctypes.byref(desc), ctypes.byref(handle)), "cloth_create_mesh")
-        del pos, tri, keep, storage  # the library has copied what it needs
-        return cls._adopt(handle.value)
+        handle = _build.create_mesh(positions, triangles, mass, masses, inverse_masses)
+        return cls._adopt(handle)
 
     # --- lifetime ------------------------------------------------------------
 
     def close(self):
-        """Free the cloth. Further calls raise ValueError; closing twice is fine."""
+        """Free the cloth. Further calls raise ValueError; closing twice is fine.
+
+        From inside one of this cloth's own hooks (during :meth:`step`) it
+        raises ClothError with Status.ERR_BUSY instead, as the library
+        ignores cloth_destroy() there.
+        """
+        if self._busy and self._handle is not None:
+            raise ClothError(Status.ERR_BUSY, "cloth_destroy")
         handle, self._handle = self._handle, None
         if handle is not None:
-            lib().cloth_destroy(handle)
-        self._wind = None  # only now: the library may call it until destroyed
+            lib().cloth_destroy(handle)  # calls a host integrator's destroy
+        # only now: the library may call the hooks until it is destroyed
+        self._wind = self._force = self._tasks = self._integrator = None
 
     @property
     def closed(self):
@@ -308,9 +185,11 @@ class Cloth:
 
     def set_integrator(self, kind):
         """'euler' (explicit/symplectic), 'trapezoid', 'verlet', 'pbd', 'semirigid',
-        'relaxation', 'xpbd', 'implicit_euler', or an :class:`Integrator`."""
+        'relaxation', 'xpbd', 'implicit_euler', or an :class:`Integrator`.
+        Replaces a host integrator (:meth:`set_custom_integrator`)."""
         value = _enum_value(kind, _INTEGRATOR_NAMES, "integrator")
-        check(lib().cloth_set_integrator(self._live(), value), "cloth_set_integrator")
+        self._call_with_hooks("cloth_set_integrator", value)
+        self._integrator = None  # its destroy has run
 
     @property
     def integrator(self):
@@ -354,6 +233,18 @@ class Cloth:
         """PBD only: how strongly one family's constraints pull, in [0, 1]."""
         t = _enum_value(spring_type, _SPRING_NAMES, "spring type")
         check(lib().cloth_set_constraint_stiffness(self._live(), t, s), "cloth_set_constraint_stiffness")
+
+    def set_jacobi_weight(self, a):
+        """PBD only: the weight of a particle's own position when its Jacobi
+        proposals are averaged, in [0, 100]. Larger is more sluggish and more
+        stable. Default 0.2."""
+        check(lib().cloth_set_jacobi_weight(self._live(), a), "cloth_set_jacobi_weight")
+
+    def set_bending_stiffness(self, k_bend):
+        """Dihedral bending stiffness of every interior edge, N m per radian
+        (>= 0; 0, the default, switches it off). Acts with the force-based
+        integrators (bending.h)."""
+        check(lib().cloth_set_bending_stiffness(self._live(), k_bend), "cloth_set_bending_stiffness")
 
     # --- constraints (constraints.h) --------------------------------------------
 
@@ -414,23 +305,38 @@ class Cloth:
 
     # --- stepping ------------------------------------------------------------
 
+    def _call_with_hooks(self, function, *args, new_hook=None):
+        """Call a C function that may run this cloth's Python hooks (and
+        `new_hook`, being installed); raise the first exception a hook
+        stored, else check the status."""
+        handle = self._live()
+        if self._busy:  # a hook calling back: the library would refuse it too
+            raise ClothError(Status.ERR_BUSY, function)
+        hooks = [h for h in (new_hook, self._wind, self._force, self._tasks, self._integrator) if h is not None]
+        for hook in hooks:
+            hook.error = None
+        self._busy = True
+        try:
+            status = getattr(lib(), function)(handle, *args)
+        finally:
+            self._busy = False
+        for hook in hooks:
+            if hook.error is not None:
+                error, hook.error = hook.error, None
+                if hasattr(error, "add_note"):
+                    error.add_note("raised by a %s hook during %s()" % (type(hook).__name__.strip("_"), function))
+                raise error
+        check(status, function)
+
     def step(self, dt):
         """Advance by dt seconds (0 < dt <= 1) in the configured substeps.
 
-        If the wind callback raised during the step, that exception is raised
-        here after the step (which ran on with still air).
+        If a Python hook raised during the step, that exception is raised
+        here once the library has returned: after a wind or force hook the
+        step ran on with zeros from it; after a task hook or a host
+        integrator the step was refused and the state before it kept.
         """
-        handle = self._live()
-        hook = self._wind
-        if hook is not None:
-            hook.error = None
-        status = lib().cloth_step(handle, dt)
-        if hook is not None and hook.error is not None:
-            error, hook.error = hook.error, None
-            if hasattr(error, "add_note"):
-                error.add_note("raised by the wind callback during Cloth.step()")
-            raise error
-        check(status, "cloth_step")
+        self._call_with_hooks("cloth_step", dt)
 
     # --- state ---------------------------------------------------------------
 
@@ -480,6 +386,147 @@ class Cloth:
         ptr, stride, keep = _buffers.write_vec3(velocities, self._count, "set_velocities")
         check(lib().cloth_set_velocities(handle, ptr, stride), "cloth_set_velocities")
         del keep
+
+    def smooth_counts(self, level):
+        """(vertex_count, triangle_count) of the smooth surface at `level`
+        (1..SMOOTH_MAX_LEVEL subdivisions per quad edge). Grids only: a mesh
+        cloth raises ClothError with Status.ERR_UNSUPPORTED."""
+        return readback.smooth_counts(self._live(), level)
+
+    def smooth(self, level, normals=True, triangles=True, out=None, normals_out=None):
+        """The cloth drawn through Catmull-Rom patches at `level` subdivisions
+        per quad edge (smooth.h): a :class:`SmoothSurface` of positions,
+        normals and triangles, as :meth:`positions` and :meth:`triangles`
+        return them. A grid of R x C particles gives
+        ``((R - 1) level + 1) * ((C - 1) level + 1)`` vertices; level 1 is the
+        particles themselves. ``normals=False`` / ``triangles=False`` skip
+        those (None in the result); with numpy, ``out`` and ``normals_out``
+        may be (n, 3) float32 arrays to fill, rows strided. Grids only."""
+        return readback.read_smooth(self._live(), level, normals, triangles, out, normals_out)
+
+    def springs(self):
+        """Every spring as a :class:`Springs` (pairs, rest_lengths, types), in
+        the library's fixed order: grouped by family, structural first."""
+        return readback.read_springs(self._live())
+
+    # --- snapshots, statistics, watchdog (state.h) -------------------------------
+
+    def state_size(self):
+        """Bytes of a snapshot of the cloth as it is now (it changes with pins
+        and colliders)."""
+        return readback.state_size(self._live())
+
+    def save_state(self):
+        """A snapshot of the dynamic state as bytes: positions, velocities,
+        inverse masses, pins, colliders' motion and the time, bit for bit
+        (not the parameters, hooks or statistics)."""
+        return readback.save_state(self._live())
+
+    def load_state(self, data):
+        """Restore a snapshot from :meth:`save_state` (any bytes-like object).
+        It must come from a cloth of the same shape with the same colliders;
+        a truncated, corrupted or foreign one raises ClothError with
+        Status.ERR_INVALID_ARGUMENT and changes nothing."""
+        readback.load_state(self._live(), data)
+
+    def state_hash(self):
+        """A 64-bit hash (int) of every position, velocity and the time, the
+        same on every machine: equal hashes mean bitwise equal states."""
+        return lib().cloth_state_hash(self._live())
+
+    def stats(self):
+        """The cloth's statistics as a :class:`Stats`: strains per spring
+        family and kinetic energy now, counters and timings of the last step,
+        the watchdog's measurements and the memory held."""
+        return readback.read_stats(self._live())
+
+    def set_watchdog(self, max_strain=0.0, max_kinetic_energy=0.0, action="report"):
+        """Bounds checked at the end of every step: the largest strain of any
+        spring and the kinetic energy (J); 0 switches a bound off (both 0,
+        the default, switch the watchdog off). ``action``: 'report' (the
+        trip only shows in :meth:`stats`) or 'restore' (the state before the
+        step is restored and :meth:`step` raises ClothError with
+        Status.ERR_UNSTABLE), or a :class:`WatchdogAction`."""
+        value = _enum_value(action, _WATCHDOG_NAMES, "watchdog action")
+        check(
+            lib().cloth_set_watchdog(self._live(), max_strain, max_kinetic_energy, value),
+            "cloth_set_watchdog",
+        )
+
+    # --- threads (threads.h) -------------------------------------------------------
+
+    def set_threads(self, threads):
+        """Run this cloth's step on `threads` threads (1..MAX_THREADS) of a
+        pool the cloth owns: the caller and threads - 1 workers. The results
+        are the same bits at every count. Default 1."""
+        n = _u32(threads, "cloth_set_threads")
+        check(lib().cloth_set_threads(self._live(), n), "cloth_set_threads")
+
+    @property
+    def threads(self):
+        """The thread count set by :meth:`set_threads` (1 by default); assigning
+        to it calls set_threads."""
+        n = ctypes.c_uint32()
+        check(lib().cloth_get_threads(self._live(), ctypes.byref(n)), "cloth_get_threads")
+        return n.value
+
+    @threads.setter
+    def threads(self, threads):
+        self.set_threads(threads)
+
+    def set_task_hooks(self, enqueue, finish=None, worker_count=1):
+        """Run the step's parallel passes on the host's scheduler, or remove
+        the hooks with ``enqueue=None`` (back to the pool or the calling thread).
+
+        ``enqueue(task, item_count, min_range)`` gets a :class:`Task` and must
+        see to it that ``task(begin, end, worker)`` runs every item of
+        ``[0, item_count)`` exactly once, with ``worker`` below
+        ``worker_count`` and never shared by two ranges running at once. It
+        runs the ranges itself and returns None, or starts them elsewhere and
+        returns a handle, which ``finish(handle)`` gets to wait for them.
+
+        Both hooks are called on the thread that calls :meth:`step`, during
+        it. Each ``task`` call releases the GIL, so ranges submitted to Python
+        threads run in parallel. A hook that breaks the contract makes
+        :meth:`step` raise ClothError with Status.ERR_TASK_CONTRACT; one that
+        raises makes it raise that exception; either way the state before
+        the step is kept. The simplest correct hooks run everything inline::
+
+            cloth.set_task_hooks(lambda task, n, min_range: task(0, n, 0))
+        """
+        handle = self._live()
+        if enqueue is None:
+            if finish is not None:
+                raise TypeError("set_task_hooks: a finish hook without an enqueue hook")
+            check(
+                lib().cloth_set_task_hooks(handle, ENQUEUE_TASK_FN(), FINISH_TASK_FN(), 0, None),
+                "cloth_set_task_hooks",
+            )
+            self._tasks = None
+            return
+        if not callable(enqueue) or (finish is not None and not callable(finish)):
+            raise TypeError("set_task_hooks needs callables enqueue(task, item_count, min_range) and finish(handle)")
+        workers = _u32(worker_count, "cloth_set_task_hooks")
+        hooks = _TaskHooks(enqueue, finish, workers)
+        check(
+            lib().cloth_set_task_hooks(handle, hooks.c_enqueue, hooks.c_finish, workers, None),
+            "cloth_set_task_hooks",
+        )
+        self._tasks = hooks  # keeps the ctypes callbacks alive while installed
+
+    # --- a host integrator (integrators.h) -----------------------------------------
+
+    def set_custom_integrator(self, integrator):
+        """Install a Python integrator: an object with ``step(view)`` (see
+        :class:`CustomIntegrator` and :class:`StepView`), called once per
+        substep on the thread that calls :meth:`step`. Positions and
+        velocities carry over; :attr:`integrator` then reads
+        Integrator.CUSTOM. :meth:`set_integrator` goes back to a built-in
+        one. Each substep costs a Python call, so this is for experiments
+        and tests more than for big cloths."""
+        hook = _IntegratorHook(integrator)
+        self._call_with_hooks("cloth_set_custom_integrator", ctypes.byref(hook.vtable), None, new_hook=hook)
+        self._integrator = hook  # keeps the table and its callbacks alive while installed
 
     # --- pins ----------------------------------------------------------------
 
@@ -572,69 +619,36 @@ class Cloth:
         self._wind = None
 
     def set_air_density(self, kg_per_m3):
+        """Air density in kg/m^3 (>= 0). Default 1.2; 0 turns the air off."""
         check(lib().cloth_set_air_density(self._live(), kg_per_m3), "cloth_set_air_density")
 
     def set_drag_coefficient(self, drag):
+        """Drag coefficient C_d (>= 0). Default 1.2."""
         check(lib().cloth_set_drag_coefficient(self._live(), drag), "cloth_set_drag_coefficient")
 
     def set_lift_coefficient(self, lift):
+        """Lift coefficient C_l (>= 0). Default 1.0."""
         check(lib().cloth_set_lift_coefficient(self._live(), lift), "cloth_set_lift_coefficient")
 
+    def set_external_force(self, fn):
+        """Install a per-particle force function, or remove it with None.
 
-class Collider:
-    """A collider of one cloth, by id. Valid until :meth:`remove`."""
-
-    __slots__ = ("cloth", "id")
-
-    def __init__(self, cloth, collider_id):
-        self.cloth = cloth
-        self.id = collider_id
-
-    def __index__(self):
-        return self.id
-
-    def __int__(self):
-        return self.id
-
-    def __eq__(self, other):
-        return isinstance(other, Collider) and other.cloth is self.cloth and other.id == self.id
-
-    def __hash__(self):
-        return hash((id(self.cloth), self.id))
-
-    def __repr__(self):
-        return "<clothsim.Collider id=%d>" % self.id
-
-    def set_friction(self, mu):
-        """Coulomb friction coefficient (>= 0). Default 0."""
-        check(lib().cloth_set_collider_friction(self.cloth._live(), self.id, mu), "cloth_set_collider_friction")
-
-    def set_thickness(self, offset):
-        """Distance (m, >= 0) particles are kept outside the surface. Default 0."""
-        check(
-            lib().cloth_set_collider_thickness(self.cloth._live(), self.id, offset), "cloth_set_collider_thickness"
-        )
-
-    def set_transform(self, position=None, rotation=None):
-        """Move the reference point to `position` and turn to the unit quaternion
-        `rotation` (x, y, z, w) by the end of the next step; None keeps either."""
-        pos = None if position is None else _buffers.vec3(position, "position")
-        rot = None if rotation is None else _buffers.floats(rotation, 4, "rotation")
-        check(
-            lib().cloth_set_collider_transform(self.cloth._live(), self.id, pos, rot),
-            "cloth_set_collider_transform",
-        )
-
-    def transform(self):
-        """The pose it is heading for: ((x, y, z), (qx, qy, qz, qw))."""
-        pos = (ctypes.c_float * 3)()
-        rot = (ctypes.c_float * 4)()
-        check(
-            lib().cloth_get_collider_transform(self.cloth._live(), self.id, pos, rot),
-            "cloth_get_collider_transform",
-        )
-        return tuple(pos), tuple(rot)
-
-    def remove(self):
-        """Remove the collider; its id is then refused (ClothError OUT_OF_RANGE)."""
-        check(lib().cloth_remove_collider(self.cloth._live(), self.id), "cloth_remove_collider")
+        ``fn(time, positions, velocities)`` is called once per substep, after
+        the wind, with the simulated time (s) and copies of every particle's
+        position and velocity (as the wind function gets them), and returns
+        the force in newtons on each particle (not gravity): an (n, 3)
+        array-like, n triples, or one triple for every particle. Forces on
+        pinned particles do nothing. It must not change this cloth (that
+        raises ClothError with Status.ERR_BUSY). If it raises, the rest of
+        the step gets no force and :meth:`step` raises the exception.
+        """
+        handle = self._live()
+        if fn is None:
+            check(lib().cloth_set_external_force(handle, FORCE_FN(), None), "cloth_set_external_force")
+            self._force = None
+            return
+        if not callable(fn):
+            raise TypeError("set_external_force needs a callable (time, positions, velocities) -> forces, or None")
+        hook = _ForceHook(fn)
+        check(lib().cloth_set_external_force(handle, hook.c_callback, None), "cloth_set_external_force")
+        self._force = hook  # keeps the ctypes callback alive while installed

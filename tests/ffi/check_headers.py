@@ -15,11 +15,20 @@ in include/clothsim/:
   * no function, callback type or struct member takes or returns a struct or
     union by value; no variadic functions, no bitfields;
   * integers are fixed-width (uintN_t/intN_t/size_t), never int/long/short;
-  * with --binding DIR: the Python binding's declarations (clothsim._lib:
-    SIGNATURES, the desc structs, the wind callback type and the version it
-    expects) match the headers, so the binding cannot drift from them.
+  * with --binding DIR: the Python binding (clothsim._lib) is complete and
+    matches the headers: every CLOTH_API function has its entry in
+    SIGNATURES, every callback typedef its CFUNCTYPE in CALLBACKS, every
+    struct its ctypes.Structure in STRUCTS, every enum its IntEnum in ENUMS
+    (all constants) and every macro its value in CONSTANTS, each with the
+    C types, fields and values of the headers; and it expects their version;
+  * with --node FILE (by default examples/node/clothsim.js of this checkout):
+    every CLOTH_API function is declared there with lib.func('<prototype>')
+    and every callback typedef with koffi.proto('<prototype>'), with the C
+    parameter count.
 
-Usage: check_headers.py --cc CC --include DIR [--binding DIR]
+A binding that lacks a function fails the check, naming what is missing.
+
+Usage: check_headers.py --cc CC --include DIR [--binding DIR] [--node FILE]
 Exit status 0 when every check passes, 1 otherwise, 77 when pycparser is
 missing (ctest reports it as skipped).
 """
@@ -323,6 +332,8 @@ def c_canon(model, t):
         base = c_canon(model, inner)
         if base == "char":
             return "cstr"
+        if base.startswith("fn("):
+            return base  # a pointer to a function typedef (cloth_task_fn *) is the function pointer
         return "ptr(%s)" % base
     if isinstance(t, c_ast.FuncDecl):
         return fn_canon(model, t)
@@ -350,6 +361,14 @@ def fn_canon(model, fn):
     return "fn(%s; %s)" % (c_canon(model, fn.type), ", ".join(c_canon(model, p.type) for p in params(fn)))
 
 
+try:
+    import ctypes as _ctypes
+
+    SIZE_IS_U64 = _ctypes.c_size_t is _ctypes.c_uint64
+except ImportError:  # pragma: no cover - ctypes is part of CPython
+    SIZE_IS_U64 = False
+
+
 def py_canon(ctypes, t):
     if t is None:
         return "void"
@@ -375,19 +394,84 @@ def py_canon(ctypes, t):
 
 
 def same(c_spelling, py_spelling):
-    """c_void_p stands for any object pointer (an opaque handle, void *)."""
+    """c_void_p stands for any object pointer (an opaque handle, void *).
+
+    Where size_t is 64 bits, ctypes.c_size_t and ctypes.c_uint64 are the same
+    object (c_ulong), so py_canon cannot tell them apart: "size" then also
+    stands for u64.
+    """
     if py_spelling == c_spelling:
+        return True
+    if py_spelling == "size" and c_spelling == "u64" and SIZE_IS_U64:
         return True
     if py_spelling == "ptr(*)":
         return c_spelling.startswith("ptr(") and not c_spelling.startswith("ptr(fn(")
     if py_spelling.startswith("ptr(") and c_spelling.startswith("ptr("):
         return same(c_spelling[4:-1], py_spelling[4:-1])
     if py_spelling.startswith("fn(") and c_spelling.startswith("fn("):
-        ret_c, args_c = c_spelling[3:-1].split("; ", 1)
-        ret_p, args_p = py_spelling[3:-1].split("; ", 1)
-        ac, ap = args_c.split(", "), args_p.split(", ")
+        ret_c, args_c = split_top(c_spelling[3:-1], "; ", 1)
+        ret_p, args_p = split_top(py_spelling[3:-1], "; ", 1)
+        ac, ap = split_top(args_c, ", "), split_top(args_p, ", ")
         return same(ret_c, ret_p) and len(ac) == len(ap) and all(same(a, b) for a, b in zip(ac, ap))
     return False
+
+
+def split_top(text, sep, maxsplit=-1):
+    """text.split(sep) outside parentheses: a callback's parameters may be callbacks."""
+    parts, depth, start, i = [], 0, 0, 0
+    while i < len(text):
+        ch = text[i]
+        if ch == "(":
+            depth += 1
+        elif ch == ")":
+            depth -= 1
+        elif depth == 0 and text.startswith(sep, i) and (maxsplit < 0 or len(parts) < maxsplit):
+            parts.append(text[start:i])
+            i += len(sep)
+            start = i
+            continue
+        i += 1
+    parts.append(text[start:])
+    return parts
+
+
+def callback_typedefs(model):
+    """name -> FuncDecl of every callback typedef of ours: a function type
+    (cloth_task_fn) or a pointer to one (cloth_wind_fn)."""
+    out = {}
+    for td in model.our_typedefs:
+        t = td.type
+        if isinstance(t, c_ast.PtrDecl):
+            t = t.type
+        if isinstance(t, c_ast.FuncDecl):
+            out[td.name] = t
+    return out
+
+
+def enum_values(en):
+    """{constant: value} of an enum, implicit values counted as C does."""
+    out, value = {}, -1
+    for e in en.values.enumerators:
+        value = int(e.value.value.rstrip("uUlL"), 0) if e.value is not None else value + 1
+        out[e.name] = value
+    return out
+
+
+def object_macros(header_texts):
+    """{name: int value} of every #define NAME <integer> of the headers."""
+    out = {}
+    for text in header_texts.values():
+        for m in re.finditer(r"^\s*#\s*define\s+(\w+)\s+(0x[0-9a-fA-F]+|\d+)[uUlL]*\b", text, flags=re.M):
+            out[m.group(1)] = int(m.group(2), 0)
+    return out
+
+
+def report_missing(ck, what, names):
+    """One failure per missing name; a pass when none is missing."""
+    if not names:
+        ck.check(True, what)
+    for name in sorted(names):
+        ck.check(False, "%s: %s" % (what, name))
 
 
 def check_binding(ck, model, binding_dir, header_texts):
@@ -396,6 +480,9 @@ def check_binding(ck, model, binding_dir, header_texts):
     sys.path.insert(0, binding_dir)
     from clothsim import _lib  # does not load the shared library
 
+    report_missing(
+        ck, "binding: CLOTH_API function with no entry in clothsim._lib.SIGNATURES", set(model.functions) - set(_lib.SIGNATURES)
+    )
     for name, (restype, argtypes) in sorted(_lib.SIGNATURES.items()):
         fn = model.functions.get(name)
         if not ck.check(fn is not None, "binding: %s is not in the headers" % name):
@@ -409,7 +496,13 @@ def check_binding(ck, model, binding_dir, header_texts):
             "binding: %s takes (%s) in C, (%s) in Python" % (name, ", ".join(c_args), ", ".join(p_args)),
         )
 
-    for struct_type in (_lib.GridDesc, _lib.MeshDesc, _lib.Allocator):
+    bound_structs = {st.c_name: st for st in _lib.STRUCTS}
+    report_missing(
+        ck,
+        "binding: public struct with no ctypes.Structure in clothsim._lib.STRUCTS",
+        {st.name for st in model.our_structs} - set(bound_structs),
+    )
+    for struct_type in _lib.STRUCTS:
         st = model.structs.get(struct_type.c_name)
         if not ck.check(st is not None, "binding: struct %s is not in the headers" % struct_type.c_name):
             continue
@@ -427,24 +520,37 @@ def check_binding(ck, model, binding_dir, header_texts):
         )
         ck.check(ok, "binding: %s fields differ:\n  C:      %s\n  Python: %s" % (struct_type.c_name, c_fields, p_fields))
 
-    wind = model.typedefs.get("cloth_wind_fn")
-    if ck.check(wind is not None, "binding: cloth_wind_fn is not in the headers"):
-        c_spelling, p_spelling = c_canon(model, wind), py_canon(ctypes, _lib.WIND_FN)
-        ck.check(same(c_spelling, p_spelling), "binding: cloth_wind_fn is %s in C, %s in Python" % (c_spelling, p_spelling))
+    callbacks = callback_typedefs(model)
+    ck.check(len(callbacks) >= 5, "binding: only %d callback typedefs found" % len(callbacks))
+    report_missing(
+        ck, "binding: callback typedef with no CFUNCTYPE in clothsim._lib.CALLBACKS", set(callbacks) - set(_lib.CALLBACKS)
+    )
+    for name, fn_type in sorted(_lib.CALLBACKS.items()):
+        c_fn = callbacks.get(name)
+        if not ck.check(c_fn is not None, "binding: callback %s is not in the headers" % name):
+            continue
+        c_spelling, p_spelling = fn_canon(model, c_fn), py_canon(ctypes, fn_type)
+        ck.check(same(c_spelling, p_spelling), "binding: %s is %s in C, %s in Python" % (name, c_spelling, p_spelling))
 
-    statuses = {e.name: i for i, e in enumerate(model.all_enums["cloth_status"].values.enumerators)}
-    for member in _lib.Status:
-        ck.check(statuses.get("CLOTH_" + member.name) == member.value, "binding: Status.%s differs from the header" % member.name)
-    kinds = model.all_enums["cloth_integrator"].values.enumerators
-    header_kinds = {e.name: int(e.value.value, 0) for e in kinds if e.value is not None and not e.name.endswith("FORCE32")}
-    for member in _lib.Integrator:
-        ck.check(
-            header_kinds.get("CLOTH_INTEGRATOR_" + member.name) == member.value,
-            "binding: Integrator.%s differs from the header" % member.name,
-        )
-    bound_kinds = {"CLOTH_INTEGRATOR_" + m.name for m in _lib.Integrator}
-    for name in sorted(set(header_kinds) - bound_kinds):
-        ck.check(False, "binding: %s is missing from clothsim.Integrator" % name)
+    our_enums = {en.name: en for en in model.enums}
+    report_missing(ck, "binding: public enum with no IntEnum in clothsim._lib.ENUMS", set(our_enums) - set(_lib.ENUMS))
+    for c_name, (py_enum, prefix) in sorted(_lib.ENUMS.items()):
+        en = our_enums.get(c_name)
+        if not ck.check(en is not None, "binding: enum %s is not in the headers" % c_name):
+            continue
+        values = {k: v for k, v in enum_values(en).items() if not k.endswith("_FORCE32")}
+        for member in py_enum:
+            ck.check(
+                values.get(prefix + member.name) == member.value,
+                "binding: %s.%s = %d differs from the header's %s" % (py_enum.__name__, member.name, member.value, prefix + member.name),
+            )
+        bound = {prefix + m.name for m in py_enum}
+        report_missing(ck, "binding: %s constant missing from clothsim.%s" % (c_name, py_enum.__name__), set(values) - bound)
+
+    macros = {k: v for k, v in object_macros(header_texts).items() if not k.startswith("CLOTHSIM_VERSION")}
+    report_missing(ck, "binding: macro missing from clothsim._lib.CONSTANTS", set(macros) - set(_lib.CONSTANTS))
+    for name, value in sorted(_lib.CONSTANTS.items()):
+        ck.check(macros.get(name) == value, "binding: %s is %s in C, %s in Python" % (name, macros.get(name), value))
 
     base = next(text for path, text in header_texts.items() if path.endswith("base.h"))
     major = int(re.search(r"#define CLOTHSIM_VERSION_MAJOR (\d+)", base).group(1))
@@ -454,11 +560,66 @@ def check_binding(ck, model, binding_dir, header_texts):
     return len(_lib.SIGNATURES)
 
 
+# --- the Node binding against the headers ----------------------------------------
+
+NODE_BINDING = os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir, os.pardir, "examples", "node", "clothsim.js")
+
+
+def node_prototypes(text, call):
+    """{name: parameter count} of every `<call>('<C prototype>')` in the JS text:
+    lib.func for functions, koffi.proto for callback types. Comments are dropped
+    first, so a name that is only mentioned does not count."""
+    code = re.sub(r"/\*.*?\*/", " ", text, flags=re.S)
+    code = re.sub(r"(^|[^:'\"])//[^\n]*", r"\1", code)
+    out = {}
+    pattern = re.escape(call) + r"\(\s*'([^']*)'\s*,?\s*\)"
+    for m in re.finditer(pattern, code):
+        proto = m.group(1)
+        head = re.match(r"\s*(.*?)\b(\w+)\s*\((.*)\)\s*$", proto, flags=re.S)
+        if not head:
+            continue
+        args = head.group(3).strip()
+        count = 0 if args in ("", "void") else len(split_top(args, ","))
+        out[head.group(2)] = count
+    return out
+
+
+def check_node(ck, model, path):
+    """Every CLOTH_API function is declared with lib.func('<prototype>') and
+    every callback typedef with koffi.proto('<prototype>') in the Node
+    binding, with the C parameter count."""
+    with open(path, encoding="utf-8") as f:
+        text = f.read()
+    funcs = node_prototypes(text, "lib.func")
+    protos = node_prototypes(text, "koffi.proto")
+    label = "node (%s)" % os.path.basename(path)
+    report_missing(ck, "%s: CLOTH_API function with no lib.func('...') declaration" % label, set(model.functions) - set(funcs))
+    callbacks = callback_typedefs(model)
+    report_missing(ck, "%s: callback typedef with no koffi.proto('...') declaration" % label, set(callbacks) - set(protos))
+    for table, c_decls in ((funcs, model.functions), (protos, callbacks)):
+        for name, count in sorted(table.items()):
+            fn = c_decls.get(name)
+            if fn is None:
+                ck.check(not name.startswith("cloth_"), "%s: %s is not in the headers" % (label, name))
+                continue
+            ck.check(
+                count == len(params(fn)),
+                "%s: %s takes %d parameters in C, %d in its koffi prototype" % (label, name, len(params(fn)), count),
+            )
+    return len(set(funcs) & set(model.functions))
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--cc", default=os.environ.get("CC", "cc"))
     parser.add_argument("--include", required=True, help="the directory holding clothsim/clothsim.h")
     parser.add_argument("--binding", help="the directory holding the clothsim Python package, to check it too")
+    parser.add_argument(
+        "--node",
+        default=NODE_BINDING if os.path.exists(NODE_BINDING) else None,
+        help="the Node binding (clothsim.js) to check for every function; default: examples/node/clothsim.js "
+        "of this checkout; '' to skip",
+    )
     args = parser.parse_args()
 
     include_dir = os.path.abspath(args.include)
@@ -488,9 +649,13 @@ def main():
     if args.binding and model is not None:
         bound = check_binding(ck, model, os.path.abspath(args.binding), header_texts)
 
+    node_bound = 0
+    if args.node and model is not None:
+        node_bound = check_node(ck, model, os.path.abspath(args.node))
+
     print(
         "parsed %d headers: %d exported functions, %d enums, %d structs, %d typedefs; "
-        "%d functions that change a cloth probed for re-entry%s"
+        "%d functions that change a cloth probed for re-entry%s%s"
         % (
             len(header_texts),
             len(exported),
@@ -499,6 +664,7 @@ def main():
             len(model.our_typedefs) if model else 0,
             probed,
             "; Python binding: %d functions checked" % bound if args.binding else "",
+            "; Node binding: %d functions declared" % node_bound if args.node else "",
         )
     )
     for failure in ck.failures:

@@ -5,7 +5,9 @@
 #   python_example_drape     examples/python/drape.py
 #   node_example_drape       examples/node/drape.js through koffi (npm ci first)
 #   header_hygiene           tests/ffi/check_headers.py: the public headers parsed by
-#                            pycparser, and the Python binding checked against them
+#                            pycparser, the Python binding checked against them, and
+#                            both bindings checked to declare every function and
+#                            callback type (examples/node/clothsim.js by its prototypes)
 #
 # The Python and Node tests load the shared library, so with a static library
 # (or sanitizers, whose runtimes an interpreter does not preload) they are
@@ -130,7 +132,8 @@ if(_ffi_python_pycparser)
     COMMAND "${_ffi_python_pycparser}" "${CMAKE_CURRENT_SOURCE_DIR}/ffi/check_headers.py"
       --cc "${CMAKE_C_COMPILER}"
       --include "${PROJECT_SOURCE_DIR}/include"
-      --binding "${PROJECT_SOURCE_DIR}/python")
+      --binding "${PROJECT_SOURCE_DIR}/python"
+      --node "${PROJECT_SOURCE_DIR}/examples/node/clothsim.js")
 else()
   message(STATUS "clothsim: no python3 can import pycparser: header_hygiene will be skipped (apt-get install python3-pycparser)")
   add_test(NAME header_hygiene

@@ -1,7 +1,10 @@
 'use strict';
 // Checks of examples/node/clothsim.js beyond the drape scene: errors carry the
 // status, free fall follows 0.5 g t^2 to first order, the wind callback sees
-// every particle and its exceptions come out of step(). Run by
+// every particle and its exceptions come out of step(); then every function
+// added with the rest of the API: meshes, colliders, parameters, the smooth
+// surface, springs, snapshots and the state hash, statistics, the watchdog,
+// threads, task hooks, the external force hook and a host integrator. Run by
 // tests/ffi/run_node_example.cmake next to a copy of clothsim.js.
 
 const assert = require('node:assert/strict');
@@ -83,6 +86,322 @@ check('an exception in the wind callback is thrown by step()', () => {
   cloth.setWind(() => [1, 2]);
   assert.throws(() => cloth.step(1 / 60), TypeError);
   cloth.destroy();
+});
+
+function hanging(rows, cols = rows) {
+  const cloth = clothsim.Cloth.grid(rows, cols, { vAxis: [0, -1, 0] });
+  cloth.pin(0);
+  cloth.pin(cols - 1);
+  return cloth;
+}
+
+function stepped(cloth, steps) {
+  for (let i = 0; i < steps; i++) cloth.step(1 / 60);
+  return cloth;
+}
+
+const isStatus = (status) => (e) => e instanceof clothsim.ClothError && e.status === status;
+
+check('a mesh, every collider and the parameters', () => {
+  const quad = [[0, 0, 0], [1, 0, 0], [0, 0, 1], [1, 0, 1]];
+  const mesh = clothsim.Cloth.mesh(quad, [[0, 2, 1], [1, 2, 3]], { inverseMasses: [0, 0, 100, 100] });
+  assert.equal(mesh.count, 4);
+  assert.deepEqual(Array.from(mesh.triangles()), [0, 2, 1, 1, 2, 3]);
+  stepped(mesh, 10);
+  const p = mesh.positions();
+  assert.deepEqual(Array.from(p.slice(0, 6)), [0, 0, 0, 1, 0, 0]); // inverse mass 0 holds
+  assert.ok(p[10] < 0);
+  assert.throws(() => mesh.setIntegrator('semirigid'), isStatus(clothsim.Status.ERR_UNSUPPORTED));
+  assert.throws(() => mesh.smoothCounts(2), isStatus(clothsim.Status.ERR_UNSUPPORTED));
+  mesh.destroy();
+  assert.throws(() => clothsim.Cloth.mesh(quad, [[0, 2, 7]]), isStatus(clothsim.Status.ERR_INVALID_ARGUMENT));
+
+  const cloth = clothsim.Cloth.grid(4, 4);
+  const colliders = [
+    cloth.addSphere([0, -1, 0], 0.5),
+    cloth.addPlane([0, -2, 0], [0, 1, 0]),
+    cloth.addEllipsoid([1, -1, 0], [0.3, 0.2, 0.1], [0, 0, 0.6, 0.8]),
+    cloth.addCapsule([0, -1, 0], [1, -1, 0], 0.1),
+    cloth.addCylinder([0, -1, 0], [0, -1.5, 0], 0.2),
+    cloth.addTorus([0, -3, 0], [0, 1, 0], 0.5, 0.1),
+  ];
+  assert.equal(new Set(colliders.map((c) => c.id)).size, 6);
+  const pose = colliders[2].transform();
+  assert.deepEqual(pose.position, [1, -1, 0]);
+  assert.ok(Math.abs(pose.rotation[3] - 0.8) < 1e-6);
+  colliders[0].setTransform([0, -1.25, 0]);
+  assert.deepEqual(colliders[0].transform().position, [0, -1.25, 0]);
+  assert.throws(() => cloth.addTorus([0, 0, 0], [0, 1, 0], 0.1, 0.5), isStatus(clothsim.Status.ERR_INVALID_ARGUMENT));
+  colliders[0].remove();
+  assert.throws(() => colliders[0].transform(), isStatus(clothsim.Status.ERR_OUT_OF_RANGE));
+
+  assert.equal(cloth.integrator, 'euler');
+  cloth.setIntegrator('pbd');
+  assert.equal(cloth.integrator, 'pbd');
+  cloth.setSpringDamping('shear', 0.002);
+  cloth.setConstraintStiffness('bend', 0.5);
+  cloth.setJacobiWeight(0.5);
+  assert.throws(() => cloth.setJacobiWeight(101), isStatus(clothsim.Status.ERR_INVALID_ARGUMENT));
+  cloth.setBendingStiffness(0.001);
+  assert.throws(() => cloth.setBendingStiffness(-1), isStatus(clothsim.Status.ERR_INVALID_ARGUMENT));
+  cloth.setTethers(1.25);
+  assert.equal(cloth.tethers, 1.25);
+  cloth.setTetherSchedule('last_substep');
+  assert.equal(cloth.tetherSchedule, 'last_substep');
+  cloth.setStrainLimit(0.1, 2);
+  assert.deepEqual([Math.fround(0.1), 2], cloth.strainLimit);
+  cloth.setStrainLevelSweeps(1);
+  assert.equal(cloth.strainLevelSweeps, 1);
+  cloth.setConstantWind([1, 0, 0]);
+  cloth.setAirDensity(1.0);
+  cloth.setDragCoefficient(1.0);
+  cloth.setLiftCoefficient(0.5);
+  stepped(cloth, 2);
+  const pos = Array.from({ length: 16 }, (_, i) => [i, -i, 0.5 * i]);
+  cloth.setPositions(pos);
+  cloth.setVelocities(new Float32Array(48).fill(0.25));
+  assert.deepEqual(Array.from(cloth.positions()), pos.flat());
+  assert.deepEqual(Array.from(cloth.velocities()), new Array(48).fill(0.25));
+  assert.throws(() => cloth.setPositions([[0, 0, 0]]), RangeError);
+  cloth.destroy();
+});
+
+check('smooth surface of a 5 x 5 grid', () => {
+  const cloth = stepped(hanging(5), 5);
+  assert.deepEqual(cloth.smoothCounts(2), { vertices: 81, triangles: 128 });
+  const s = cloth.smooth(2);
+  assert.equal(s.positions.length, 3 * 81);
+  assert.equal(s.normals.length, 3 * 81);
+  assert.equal(s.triangles.length, 3 * 128);
+  assert.ok(s.positions.every(Number.isFinite));
+  const p = cloth.positions();
+  for (let r = 0; r < 5; r++) {
+    for (let c = 0; c < 5; c++) {
+      const v = 2 * r * 9 + 2 * c;
+      const i = r * 5 + c;
+      assert.deepEqual(Array.from(s.positions.slice(3 * v, 3 * v + 3)), Array.from(p.slice(3 * i, 3 * i + 3)));
+    }
+  }
+  assert.equal(cloth.smooth(2, { normals: false, triangles: false }).normals, null);
+  assert.throws(() => cloth.smooth(0), isStatus(clothsim.Status.ERR_INVALID_ARGUMENT));
+  assert.throws(() => cloth.smoothCounts(clothsim.SMOOTH_MAX_LEVEL + 1), isStatus(clothsim.Status.ERR_INVALID_ARGUMENT));
+  cloth.destroy();
+});
+
+check('springs of a 3 x 3 grid, grouped by family', () => {
+  const cloth = clothsim.Cloth.grid(3, 3, { spacing: 0.05 });
+  const s = cloth.springs();
+  assert.equal(s.restLengths.length, cloth.springCount);
+  assert.deepEqual(Array.from(s.types), [...new Array(12).fill(0), ...new Array(8).fill(1), ...new Array(6).fill(2)]);
+  const rest = [0.05, 0.05 * Math.SQRT2, 0.1];
+  s.types.forEach((t, k) => assert.ok(Math.abs(s.restLengths[k] - rest[t]) < 1e-6));
+  assert.ok(s.pairs.every((i) => i < 9));
+  assert.deepEqual(cloth.stats().springCount, [12, 8, 6]);
+  cloth.destroy();
+});
+
+check('statistics count the steps', () => {
+  const cloth = hanging(6);
+  const fresh = cloth.stats();
+  assert.equal(fresh.steps, 0);
+  assert.equal(fresh.stepSeconds, 0);
+  assert.ok(fresh.memoryBytes > 0);
+  stepped(cloth, 7);
+  const s = cloth.stats();
+  assert.equal(s.steps, 7);
+  assert.ok(s.stepSeconds > 0);
+  assert.ok(s.maxStrain[0] > 0);
+  assert.ok(s.kineticEnergy > 0);
+  assert.equal(s.watchdogTrips, 0);
+  cloth.destroy();
+});
+
+check('snapshots restore the state hash; bad ones change nothing', () => {
+  const cloth = stepped(hanging(8), 5);
+  const snapshot = cloth.saveState();
+  assert.equal(snapshot.length, cloth.stateSize());
+  assert.equal(snapshot.length, 72 + 28 * 64 + 32 * 2);
+  const saved = cloth.stateHash();
+  assert.equal(typeof saved, 'bigint');
+  stepped(cloth, 5);
+  const later = cloth.stateHash();
+  assert.notEqual(later, saved);
+  cloth.loadState(snapshot);
+  assert.equal(cloth.stateHash(), saved);
+  stepped(cloth, 5);
+  assert.equal(cloth.stateHash(), later);
+  const corrupted = Buffer.from(snapshot);
+  corrupted[100] ^= 1;
+  assert.throws(() => cloth.loadState(corrupted), isStatus(clothsim.Status.ERR_INVALID_ARGUMENT));
+  assert.throws(() => cloth.loadState(snapshot.subarray(0, 50)), isStatus(clothsim.Status.ERR_INVALID_ARGUMENT));
+  assert.equal(cloth.stateHash(), later);
+  assert.throws(() => cloth.loadState('CLTHSNAP'), TypeError);
+  cloth.destroy();
+});
+
+check('the watchdog restores the state and reports the trip', () => {
+  const cloth = hanging(8);
+  cloth.setWatchdog(1e-6, 0, 'restore');
+  const h = cloth.stateHash();
+  assert.throws(() => cloth.step(1 / 60), isStatus(clothsim.Status.ERR_UNSTABLE));
+  assert.equal(cloth.stateHash(), h);
+  const s = cloth.stats();
+  assert.equal(s.steps, 0);
+  assert.equal(s.watchdogTrips, 1);
+  assert.equal(s.watchdogTripped, clothsim.WATCHDOG_TRIPPED_STRAIN);
+  cloth.setWatchdog(0, 1e-9, clothsim.WatchdogAction.report);
+  cloth.step(1 / 60);
+  assert.equal(cloth.stats().watchdogTripped, clothsim.WATCHDOG_TRIPPED_ENERGY);
+  assert.throws(() => cloth.setWatchdog(-1), isStatus(clothsim.Status.ERR_INVALID_ARGUMENT));
+  assert.throws(() => cloth.setWatchdog(0, 0, 'panic'), RangeError);
+  cloth.destroy();
+});
+
+const reference96 = stepped(hanging(96), 3).stateHash();
+
+check('two threads give the same bits as one', () => {
+  const cloth = hanging(96);
+  assert.equal(cloth.threads, 1);
+  cloth.setThreads(2);
+  assert.equal(cloth.threads, 2);
+  assert.equal(stepped(cloth, 3).stateHash(), reference96);
+  assert.throws(() => cloth.setThreads(clothsim.MAX_THREADS + 1), isStatus(clothsim.Status.ERR_INVALID_ARGUMENT));
+  cloth.destroy();
+});
+
+check('task hooks: inline and deferred give the same bits, broken ones are refused', () => {
+  let enqueues = 0;
+  const inline = hanging(96);
+  inline.setTaskHooks((task, n, minRange) => {
+    enqueues++;
+    assert.ok(n > minRange);
+    for (let b = 0; b < n; b += minRange) task(b, Math.min(b + minRange, n), 0);
+    return null;
+  });
+  assert.equal(stepped(inline, 3).stateHash(), reference96);
+  assert.ok(enqueues > 0, 'the hooks were called');
+  inline.destroy();
+
+  let finishes = 0;
+  const deferred = hanging(96);
+  deferred.setTaskHooks(
+    (task, n) => ({ task, n }),
+    (job) => {
+      finishes++;
+      job.task(job.n - 1, job.n, 1); // last item first, on worker 1
+      job.task(0, job.n - 1, 0);
+    },
+    2,
+  );
+  assert.equal(stepped(deferred, 3).stateHash(), reference96);
+  assert.ok(finishes > 0);
+  deferred.destroy();
+
+  const broken = hanging(96);
+  const h = broken.stateHash();
+  broken.setTaskHooks((task, n) => task(0, n - 1, 0)); // the last item never runs
+  assert.throws(() => broken.step(1 / 60), isStatus(clothsim.Status.ERR_TASK_CONTRACT));
+  assert.equal(broken.stateHash(), h);
+  broken.setTaskHooks(() => {
+    throw new Error('scheduler down');
+  });
+  assert.throws(() => broken.step(1 / 60), /scheduler down/);
+  assert.equal(broken.stateHash(), h);
+  broken.setTaskHooks(null);
+  broken.step(1 / 60);
+  assert.notEqual(broken.stateHash(), h);
+  assert.throws(() => broken.setTaskHooks(() => null, null, 0), isStatus(clothsim.Status.ERR_INVALID_ARGUMENT));
+  broken.destroy();
+});
+
+check('an upward m g from the force hook keeps a free cloth at rest; re-entry is busy', () => {
+  const m = 0.01;
+  const cloth = clothsim.Cloth.grid(4, 4, { mass: m });
+  const start = Array.from(cloth.positions());
+  let calls = 0;
+  const busy = [];
+  cloth.setExternalForce((time, positions, velocities) => {
+    calls++;
+    assert.equal(positions.length, 48);
+    assert.equal(velocities.length, 48);
+    try {
+      cloth.setDamping(0.5);
+    } catch (e) {
+      busy.push(e.status);
+    }
+    try {
+      cloth.destroy();
+    } catch (e) {
+      busy.push(e.status);
+    }
+    return [0, m * G, 0];
+  });
+  stepped(cloth, 10);
+  assert.equal(calls, 160);
+  assert.ok(busy.length === 320 && busy.every((s) => s === clothsim.Status.ERR_BUSY));
+  for (const v of cloth.velocities()) assert.ok(Math.abs(v) < 1e-5);
+  cloth.positions().forEach((x, i) => assert.ok(Math.abs(x - start[i]) < 1e-6));
+  cloth.setExternalForce(() => {
+    throw new Error('no force');
+  });
+  assert.throws(() => cloth.step(1 / 60), /no force/);
+  cloth.setExternalForce(null);
+  cloth.step(1 / 60);
+  assert.ok(cloth.positions()[1] < 0, 'without the force it falls');
+  cloth.destroy();
+});
+
+check('a JavaScript symplectic Euler gives the built-in one\'s bits', () => {
+  const f = Math.fround;
+  const log = [];
+  const euler = {
+    name: 'js-euler',
+    create: () => log.push('create'),
+    destroy: () => log.push('destroy'),
+    step(v) {
+      log.push(v.substep);
+      const h = f(v.h);
+      const d = f(v.velocityDecay);
+      const V = [v.vx, v.vy, v.vz];
+      const X = [v.x, v.y, v.z];
+      const F = [v.fx, v.fy, v.fz];
+      for (let i = 0; i < v.count; i++) {
+        const w = v.invMass[i];
+        const m = w > 0 ? 1 : 0;
+        for (let k = 0; k < 3; k++) {
+          const vk = f(f(V[k][i] + f(f(f(v.gravity[k] * m) + f(w * F[k][i])) * h)) * d);
+          V[k][i] = vk;
+          X[k][i] = f(X[k][i] + f(vk * h));
+        }
+      }
+    },
+  };
+  const mine = hanging(6);
+  const builtin = hanging(6);
+  mine.setCustomIntegrator(euler);
+  assert.equal(mine.integrator, 'custom');
+  assert.deepEqual(log, ['create']);
+  stepped(mine, 5);
+  stepped(builtin, 5);
+  assert.equal(mine.stateHash(), builtin.stateHash());
+  assert.equal(log.length, 1 + 5 * 16);
+  mine.setIntegrator('euler');
+  assert.equal(log[log.length - 1], 'destroy');
+  mine.setCustomIntegrator({ step: () => clothsim.Status.ERR_UNSTABLE });
+  const h = mine.stateHash();
+  assert.throws(() => mine.step(1 / 60), isStatus(clothsim.Status.ERR_UNSTABLE));
+  mine.setCustomIntegrator({
+    step(v) {
+      v.y[0] = 123; // rolled back
+      throw new Error('integrator bug');
+    },
+  });
+  assert.throws(() => mine.step(1 / 60), /integrator bug/);
+  assert.equal(mine.stateHash(), h);
+  assert.throws(() => mine.setCustomIntegrator({}), TypeError);
+  mine.destroy();
+  assert.equal(log[log.length - 1], 'destroy');
+  builtin.destroy();
 });
 
 console.log(`${checks} passed, 0 failed`);

@@ -687,6 +687,602 @@ class TestWind(unittest.TestCase):
                 c.set_air_density(-1)
 
 
+def flat(values):
+    """Every coordinate of (n, 3) results, as Python floats."""
+    return [float(c) for row in values for c in row]
+
+
+def max_abs_diff(a, b):
+    return max(abs(x - y) for x, y in zip(flat(a), flat(b)))
+
+
+def hanging_grid(rows=8, cols=8):
+    """A vertical grid pinned at its two top corners (it stretches as it falls)."""
+    c = clothsim.Cloth.grid(rows, cols, v_axis=(0, -1, 0))
+    c.pin(0)
+    c.pin(cols - 1)
+    return c
+
+
+class TestSmooth(unittest.TestCase, StatusAssertions):
+    def test_counts_and_surface_of_a_5x5_grid(self):
+        with clothsim.Cloth.grid(5, 5, v_axis=(0, -1, 0)) as c:
+            c.pin(0)
+            for _ in range(5):
+                c.step(1 / 60)
+            vertices, triangles = c.smooth_counts(2)
+            self.assertEqual((vertices, triangles), (9 * 9, 2 * 8 * 8))
+            surface = c.smooth(2)
+            self.assertIsInstance(surface, clothsim.SmoothSurface)
+            self.assertEqual(len(surface.positions), vertices)
+            self.assertEqual(len(surface.normals), vertices)
+            self.assertEqual(len(surface.triangles), triangles)
+            self.assertTrue(all(math.isfinite(v) for v in flat(surface.positions)))
+            for n in rows_of(surface.normals):
+                self.assertAlmostEqual(math.sqrt(sum(v * v for v in n)), 1.0, places=5)
+            # vertex (2r, 2c) is particle (r, c), bit for bit
+            particles = rows_of(c.positions())
+            smooth = rows_of(surface.positions)
+            for r in range(5):
+                for col in range(5):
+                    self.assertEqual(smooth[(2 * r) * 9 + 2 * col], particles[r * 5 + col])
+            # the index buffer follows cloth_get_triangles() on the 9 x 9 vertex grid
+            self.assertEqual(rows_of(surface.triangles)[:2], [(0.0, 9.0, 1.0), (1.0, 9.0, 10.0)])
+            self.assertTrue(all(0 <= i < vertices for t in rows_of(surface.triangles) for i in t))
+
+    def test_level_one_is_the_particles(self):
+        with clothsim.Cloth.grid(3, 4, origin=(1, 2, 3)) as c:
+            surface = c.smooth(1, normals=False, triangles=False)
+            self.assertEqual(rows_of(surface.positions), rows_of(c.positions()))
+            self.assertIsNone(surface.normals)
+            self.assertIsNone(surface.triangles)
+
+    def test_refusals(self):
+        invalid = Status.ERR_INVALID_ARGUMENT
+        with clothsim.Cloth.grid(4, 4) as c:
+            for level in (0, clothsim.SMOOTH_MAX_LEVEL + 1, 2**32 + 1):
+                self.assertStatus(invalid, c.smooth_counts, level)
+                self.assertStatus(invalid, c.smooth, level)
+            self.assertEqual(c.smooth_counts(clothsim.SMOOTH_MAX_LEVEL)[0], (3 * 16 + 1) ** 2)
+        with clothsim.Cloth.mesh(TestMesh.QUAD, TestMesh.TRIS) as m:
+            self.assertStatus(Status.ERR_UNSUPPORTED, m.smooth_counts, 2)
+            self.assertStatus(Status.ERR_UNSUPPORTED, m.smooth, 2)
+        with clothsim.Cloth.grid(1, 5) as line:  # a single row has no surface
+            self.assertEqual(line.smooth_counts(3), (0, 0))
+            self.assertEqual(len(line.smooth(3).positions), 0)
+
+    @unittest.skipUnless(np is not None, "numpy path")
+    def test_numpy_out_is_written_in_place(self):
+        with clothsim.Cloth.grid(3, 3) as c:
+            n = c.smooth_counts(3)[0]
+            vbo = np.full((n, 8), -7.0, dtype=np.float32)
+            surface = c.smooth(3, out=vbo[:, 0:3], normals_out=vbo[:, 3:6], triangles=False)
+            self.assertTrue(np.shares_memory(surface.positions, vbo))
+            np.testing.assert_array_equal(vbo[:, 0:3], c.smooth(3).positions)
+            np.testing.assert_array_equal(vbo[:, 6:], -7.0)  # padding untouched
+            np.testing.assert_allclose(vbo[:, 4], 1.0, atol=1e-6)  # +y normals of the flat grid
+            self.assertEqual(surface.triangles, None)
+            with self.assertRaises(ValueError):
+                c.smooth(3, out=np.empty((n - 1, 3), np.float32))
+
+
+class TestSprings(unittest.TestCase):
+    def test_a_3x3_grid(self):
+        s = 0.05
+        with clothsim.Cloth.grid(3, 3, spacing=s) as c:
+            springs = c.springs()
+            self.assertIsInstance(springs, clothsim.Springs)
+            self.assertEqual(len(springs.pairs), c.spring_count)
+            types = [int(t) for t in springs.types]
+            # grouped by family, structural first: 12 structural, 8 shear, 6 bend
+            self.assertEqual(types, [0] * 12 + [1] * 8 + [2] * 6)
+            self.assertEqual(tuple(c.stats().spring_count), (12, 8, 6))
+            expected = {0: s, 1: s * math.sqrt(2), 2: 2 * s}
+            pos = rows_of(c.positions())
+            for (i, j), rest, t in zip(rows_of(springs.pairs), springs.rest_lengths, types):
+                self.assertAlmostEqual(float(rest), expected[t], places=6)
+                d = math.dist(pos[int(i)], pos[int(j)])
+                self.assertAlmostEqual(d, float(rest), places=6)
+            if np is not None:
+                self.assertEqual((springs.pairs.shape, springs.pairs.dtype), ((26, 2), np.uint32))
+                self.assertEqual(springs.rest_lengths.dtype, np.float32)
+            else:
+                self.assertIsInstance(springs.types[0], clothsim.SpringType)
+
+
+class TestStats(unittest.TestCase):
+    def test_every_field_of_cloth_stats(self):
+        c_fields = [name for name, _ in clothsim._lib.StatsStruct._fields_]
+        fields = [f.name for f in __import__("dataclasses").fields(clothsim.Stats)]
+        self.assertEqual(fields, [f for f in c_fields if f not in ("struct_size", "reserved")])
+
+    def test_counters_and_measurements(self):
+        with hanging_grid(6, 5) as c:
+            fresh = c.stats()
+            self.assertEqual((fresh.steps, fresh.step_seconds, fresh.contacts), (0, 0.0, 0))
+            self.assertEqual(sum(fresh.spring_count), c.spring_count)
+            self.assertGreater(fresh.memory_bytes, 0)
+            for _ in range(7):
+                c.step(1 / 60)
+            st = c.stats()
+            self.assertEqual(st.steps, 7)
+            self.assertGreater(st.step_seconds, 0.0)
+            self.assertEqual((st.watchdog_tripped, st.watchdog_trips), (0, 0))
+            self.assertGreater(st.max_strain[0], 0.0, "a hanging cloth is stretched")
+            for t in range(3):
+                self.assertLessEqual(st.min_strain[t], st.mean_strain[t])
+                self.assertLessEqual(st.mean_strain[t], st.max_strain[t])
+            # kinetic energy of the free particles, 0.01 kg each
+            ke = sum(0.5 * 0.01 * sum(v * v for v in vel) for i, vel in enumerate(rows_of(c.velocities())) if i not in (0, 4))
+            self.assertAlmostEqual(st.kinetic_energy, ke, delta=1e-4 * ke)
+
+
+class TestSnapshots(unittest.TestCase, StatusAssertions):
+    def test_round_trip_restores_the_hash(self):
+        with hanging_grid() as c:
+            c.add_sphere((0.2, -0.5, 0.1), 0.1)
+            for _ in range(5):
+                c.step(1 / 60)
+            snapshot = c.save_state()
+            self.assertIsInstance(snapshot, bytes)
+            self.assertEqual(len(snapshot), c.state_size())
+            self.assertEqual(c.state_size(), 72 + 28 * 64 + 32 * 2 + 152 * 1)
+            saved = c.state_hash()
+            self.assertIsInstance(saved, int)
+            self.assertTrue(0 < saved < 2**64)
+            for _ in range(5):
+                c.step(1 / 60)
+            later = c.state_hash()
+            self.assertNotEqual(later, saved)
+            c.load_state(snapshot)
+            self.assertEqual(c.state_hash(), saved)
+            for _ in range(5):  # the same steps from the same state: the same bits
+                c.step(1 / 60)
+            self.assertEqual(c.state_hash(), later)
+            c.load_state(bytearray(snapshot))
+            c.load_state(memoryview(snapshot))
+            self.assertEqual(c.state_hash(), saved)
+
+    def test_bad_snapshots_change_nothing(self):
+        with hanging_grid() as c, clothsim.Cloth.grid(4, 4) as other:
+            snapshot = c.save_state()
+            c.step(1 / 60)
+            h = c.state_hash()
+            corrupted = bytearray(snapshot)
+            corrupted[100] ^= 1
+            invalid = Status.ERR_INVALID_ARGUMENT
+            for bad in (bytes(corrupted), snapshot[:-1], b"", other.save_state()):
+                self.assertStatus(invalid, c.load_state, bad)
+                self.assertEqual(c.state_hash(), h)
+            self.assertStatus(invalid, other.load_state, snapshot)
+            with self.assertRaises(TypeError):
+                c.load_state("CLTHSNAP")
+
+
+class TestWatchdog(unittest.TestCase, StatusAssertions):
+    def test_restore_refuses_the_step_and_keeps_the_state(self):
+        with hanging_grid() as c:
+            c.set_watchdog(max_strain=1e-6, action="restore")
+            h = c.state_hash()
+            err = self.assertStatus(Status.ERR_UNSTABLE, c.step, 1 / 60)
+            self.assertEqual(err.function, "cloth_step")
+            self.assertEqual(c.state_hash(), h)
+            st = c.stats()
+            self.assertEqual(st.steps, 0)
+            self.assertEqual(st.watchdog_trips, 1)
+            self.assertTrue(st.watchdog_tripped & clothsim.WATCHDOG_TRIPPED_STRAIN)
+            self.assertFalse(st.watchdog_tripped & clothsim.WATCHDOG_TRIPPED_ENERGY)
+            self.assertGreater(st.watchdog_max_strain, 1e-6)
+            c.set_watchdog()  # off
+            c.step(1 / 60)
+            self.assertNotEqual(c.state_hash(), h)
+
+    def test_report_lets_the_step_stand(self):
+        with hanging_grid() as c:
+            c.set_watchdog(0, 1e-9, clothsim.WatchdogAction.REPORT)
+            c.step(1 / 60)
+            st = c.stats()
+            self.assertEqual((st.steps, st.watchdog_trips), (1, 1))
+            self.assertEqual(st.watchdog_tripped, clothsim.WATCHDOG_TRIPPED_ENERGY)
+            self.assertGreater(st.watchdog_kinetic_energy, 1e-9)
+
+    def test_refusals(self):
+        invalid = Status.ERR_INVALID_ARGUMENT
+        with clothsim.Cloth.grid(3, 3) as c:
+            self.assertStatus(invalid, c.set_watchdog, -1.0)
+            self.assertStatus(invalid, c.set_watchdog, 0.1, float("nan"))
+            self.assertStatus(invalid, c.set_watchdog, 0.1, 0, 7)
+            with self.assertRaises(ValueError):
+                c.set_watchdog(0.1, 0, "panic")
+
+
+class TestBendingAndJacobi(unittest.TestCase, StatusAssertions):
+    def unfold(self, k_bend):
+        """A 2 x 3 grid folded 90 degrees along its middle column, without gravity,
+        shear or bend springs: only the hinges resist folding. Returns the
+        distance between the ends of its first row after a second (flat: 0.1 m)."""
+        s = 0.05
+        with clothsim.Cloth.grid(2, 3, spacing=s) as c:
+            c.set_gravity((0, 0, 0))
+            c.set_damping(1.0)
+            c.set_stiffness("shear", 0)
+            c.set_stiffness("bend", 0)
+            c.set_bending_stiffness(k_bend)
+            c.set_positions([(0, 0, 0), (s, 0, 0), (s, s, 0), (0, 0, s), (s, 0, s), (s, s, s)])
+            for _ in range(60):
+                c.step(1 / 60)
+            p = rows_of(c.positions())
+            return math.dist(p[0], p[2])
+
+    def test_bending_unfolds_a_fold(self):
+        self.assertAlmostEqual(self.unfold(0.0), 0.05 * math.sqrt(2), delta=1e-4)  # nothing resists
+        self.assertGreater(self.unfold(0.001), 0.095)
+        with clothsim.Cloth.grid(3, 3) as c:
+            self.assertStatus(Status.ERR_INVALID_ARGUMENT, c.set_bending_stiffness, -1)
+            self.assertStatus(Status.ERR_INVALID_ARGUMENT, c.set_bending_stiffness, float("inf"))
+
+    def test_jacobi_weight(self):
+        def run(weight):
+            with hanging_grid() as c:
+                c.set_integrator("pbd")
+                if weight is not None:
+                    c.set_jacobi_weight(weight)
+                for _ in range(5):
+                    c.step(1 / 60)
+                return c.state_hash()
+
+        self.assertEqual(run(None), run(0.2), "0.2 is the default")
+        self.assertNotEqual(run(5.0), run(0.2))
+        with clothsim.Cloth.grid(3, 3) as c:
+            self.assertStatus(Status.ERR_INVALID_ARGUMENT, c.set_jacobi_weight, 101)
+            self.assertStatus(Status.ERR_INVALID_ARGUMENT, c.set_jacobi_weight, -0.1)
+
+
+class TestThreads(unittest.TestCase, StatusAssertions):
+    """64 x 64 is big enough for the pool to split the spring-force pass
+    (ranges of at least 2048 particles: two here)."""
+
+    def run_steps(self, threads):
+        with hanging_grid(64, 64) as c:
+            self.assertEqual(c.threads, 1)
+            c.set_threads(threads)
+            self.assertEqual(c.threads, threads)
+            for _ in range(10):
+                c.step(1 / 60)
+            return c.state_hash()
+
+    def test_two_threads_give_the_same_bits(self):
+        self.assertEqual(self.run_steps(2), self.run_steps(1))
+
+    def test_thread_count(self):
+        with clothsim.Cloth.grid(3, 3) as c:
+            c.threads = 3
+            self.assertEqual(c.threads, 3)
+            c.set_threads(1)
+            for bad in (0, clothsim.MAX_THREADS + 1, 2**32 + 2):
+                self.assertStatus(Status.ERR_INVALID_ARGUMENT, c.set_threads, bad)
+            self.assertEqual(c.threads, 1)
+
+
+class TestTaskHooks(unittest.TestCase, StatusAssertions):
+    """96 x 96 is big enough for the grid's spring forces and the collider
+    pass to be handed to the hooks (a task needs more items than its min_range)."""
+
+    STEPS = 4
+
+    def reference_hash(self):
+        with hanging_grid(96, 96) as c:
+            for _ in range(self.STEPS):
+                c.step(1 / 60)
+            return c.state_hash()
+
+    def test_inline_hooks_give_the_same_bits(self):
+        seen = []
+
+        def enqueue(task, item_count, min_range):
+            seen.append((task.item_count, item_count, min_range))
+            for begin in range(0, item_count, min_range):  # in ranges of min_range, as a scheduler would
+                task(begin, min(begin + min_range, item_count), 0)
+            return None
+
+        with hanging_grid(96, 96) as c:
+            c.set_task_hooks(enqueue)
+            for _ in range(self.STEPS):
+                c.step(1 / 60)
+            self.assertEqual(c.state_hash(), self.reference_hash())
+        self.assertGreater(len(seen), 0, "the hooks were called")
+        for task_items, items, min_range in seen:
+            self.assertEqual(task_items, items)
+            self.assertGreater(items, min_range)
+
+    def test_a_thread_pool_gives_the_same_bits(self):
+        from concurrent.futures import ThreadPoolExecutor, wait
+
+        workers = 3
+        calls = {"enqueue": 0, "finish": 0}
+        with ThreadPoolExecutor(workers) as pool:
+
+            def enqueue(task, item_count, min_range):
+                calls["enqueue"] += 1
+                n = max(1, min(workers, item_count // min_range))
+                bounds = [item_count * k // n for k in range(n + 1)]
+                return [pool.submit(task, bounds[k], bounds[k + 1], k) for k in range(n)]
+
+            def finish(futures):
+                calls["finish"] += 1
+                wait(futures)  # every range returns before finish does, even if one raised
+                for f in futures:
+                    f.result()
+
+            with hanging_grid(96, 96) as c:
+                c.set_task_hooks(enqueue, finish, worker_count=workers)
+                for _ in range(self.STEPS):
+                    c.step(1 / 60)
+                self.assertEqual(c.state_hash(), self.reference_hash())
+        self.assertGreater(calls["enqueue"], 0)
+        self.assertEqual(calls["finish"], calls["enqueue"])
+
+    def test_skipping_an_item_is_a_broken_contract(self):
+        with hanging_grid(96, 96) as c:
+            c.set_task_hooks(lambda task, n, min_range: task(0, n - 1, 0))  # the last item never runs
+            h = c.state_hash()
+            self.assertStatus(Status.ERR_TASK_CONTRACT, c.step, 1 / 60)
+            self.assertEqual(c.state_hash(), h, "the state before the step is kept")
+            c.set_task_hooks(lambda task, n, min_range: task(0, n, 1))  # worker 1 of 1
+            self.assertStatus(Status.ERR_TASK_CONTRACT, c.step, 1 / 60)
+            c.set_task_hooks(None)
+            c.step(1 / 60)
+            self.assertNotEqual(c.state_hash(), h)
+
+    def test_an_exception_refuses_the_step_and_is_raised(self):
+        class Boom(Exception):
+            pass
+
+        kept = []
+
+        def enqueue(task, n, min_range):
+            kept.append(task)
+            raise Boom("scheduler down")
+
+        with hanging_grid(96, 96) as c:
+            c.set_task_hooks(enqueue)
+            h = c.state_hash()
+            with self.assertRaises(Boom):
+                c.step(1 / 60)
+            self.assertEqual(c.state_hash(), h)
+            self.assertEqual(len(kept), 1, "the rest of the step did not call the hook")
+            with self.assertRaises(RuntimeError):
+                kept[0](0, 1, 0)  # a task is dead once its work is over
+            c.set_task_hooks(lambda task, n, min_range: "handle")  # a handle but no finish hook
+            with self.assertRaises(TypeError):
+                c.step(1 / 60)
+            self.assertEqual(c.state_hash(), h)
+
+    def test_refusals(self):
+        with clothsim.Cloth.grid(3, 3) as c:
+            invalid = Status.ERR_INVALID_ARGUMENT
+            self.assertStatus(invalid, c.set_task_hooks, lambda *a: None, None, 0)
+            self.assertStatus(invalid, c.set_task_hooks, lambda *a: None, None, clothsim.MAX_THREADS + 1)
+            with self.assertRaises(TypeError):
+                c.set_task_hooks(42)
+            with self.assertRaises(TypeError):
+                c.set_task_hooks(None, lambda h: None)
+
+
+class TestExternalForce(unittest.TestCase, StatusAssertions):
+    MASS = 0.01
+
+    def test_an_upward_m_g_keeps_a_free_cloth_at_rest(self):
+        calls = []
+
+        def hold_up(time, positions, velocities):
+            calls.append((time, len(positions), len(velocities)))
+            return (0.0, self.MASS * G, 0.0)
+
+        with clothsim.Cloth.grid(4, 4, mass=self.MASS) as c, clothsim.Cloth.grid(4, 4, mass=self.MASS) as falling:
+            start = rows_of(c.positions())
+            c.set_external_force(hold_up)
+            for _ in range(10):
+                c.step(1 / 60)
+                falling.step(1 / 60)
+            for v in flat(c.velocities()):
+                self.assertAlmostEqual(v, 0.0, delta=1e-5)
+            self.assertLess(max_abs_diff(c.positions(), start), 1e-6)
+            self.assertLess(rows_of(falling.positions())[0][1], -0.1, "without the force it falls")
+            self.assertEqual(len(calls), 160, "once per substep")
+            self.assertAlmostEqual(calls[1][0], 1 / 960, places=6)
+            self.assertEqual(calls[0][1:], (16, 16))
+            c.set_external_force(None)
+            c.step(1 / 60)
+            self.assertEqual(len(calls), 160)
+            self.assertLess(rows_of(c.positions())[0][1], 0.0)
+
+    def test_per_particle_forces_and_what_the_hook_sees(self):
+        seen = []
+
+        def push(time, positions, velocities):
+            seen.append((rows_of(positions), rows_of(velocities)))
+            return [(1.0, 0.0, 0.0) if i == 5 else (0.0, 0.0, 0.0) for i in range(len(positions))]
+
+        with clothsim.Cloth.grid(3, 3, mass=1.0) as c:
+            for k in ("structural", "shear", "bend"):
+                c.set_stiffness(k, 0)
+            c.set_gravity((0, 0, 0))
+            c.set_damping(0)
+            c.pin(4)
+            vel = [(0.0, 0.0, 0.5)] * 9
+            c.set_velocities(vel)
+            c.set_external_force(push)
+            c.step(0.1)
+            v = rows_of(c.velocities())
+            self.assertAlmostEqual(v[5][0], 0.1, places=5)  # 1 N on 1 kg for 0.1 s
+            self.assertAlmostEqual(v[3][0], 0.0, places=7)
+            self.assertEqual(seen[0][0], [tuple(p) for p in rows_of(clothsim.Cloth.grid(3, 3).positions())])
+            self.assertEqual(seen[0][1][0], (0.0, 0.0, 0.5))
+
+    def test_calling_back_into_the_cloth_is_busy(self):
+        recorded = []
+
+        def meddle(time, positions, velocities):
+            for call in (lambda: cloth.set_damping(0.5), lambda: cloth.step(0.01), cloth.close):
+                try:
+                    call()
+                except ClothError as exc:
+                    recorded.append(exc.status)
+            recorded.append(len(cloth.positions()))  # reading works mid-step
+            return (0.0, 0.0, 0.0)
+
+        with clothsim.Cloth.grid(3, 3) as cloth:
+            cloth.set_substeps(1)
+            cloth.set_external_force(meddle)
+            cloth.step(1 / 60)
+            self.assertEqual(recorded, [Status.ERR_BUSY, Status.ERR_BUSY, Status.ERR_BUSY, 9])
+            self.assertFalse(cloth.closed)
+            cloth.set_damping(0.5)  # and works again after the step
+
+    def test_exceptions_and_bad_results_are_raised_from_step(self):
+        with clothsim.Cloth.grid(3, 3) as c:
+            c.set_external_force(lambda t, p, v: 1 / 0)
+            with self.assertRaises(ZeroDivisionError):
+                c.step(1 / 60)
+            for bad, error in ((lambda t, p, v: None, TypeError), (lambda t, p, v: [(0, 0, 0)] * 2, ValueError)):
+                c.set_external_force(bad)
+                with self.assertRaises(error):
+                    c.step(1 / 60)
+            c.set_external_force(lambda t, p, v: (0.0, float("nan"), 0.0))
+            self.assertStatus(Status.ERR_UNSTABLE, c.step, 1 / 60)
+            with self.assertRaises(TypeError):
+                c.set_external_force("up")
+
+    def test_callback_stays_alive_without_other_references(self):
+        seen = []
+        with clothsim.Cloth.grid(3, 3) as c:
+            c.set_external_force(lambda t, p, v: seen.append(t) or (0, 0, 0))
+            gc.collect()
+            c.step(1 / 60)
+            self.assertEqual(len(seen), 16)
+
+
+class PythonEuler(clothsim.CustomIntegrator):
+    """The built-in explicit (symplectic) Euler, written in Python:
+    v' = (v + (g m + w f) h) d, x' = x + v' h, with m = 0 for pinned particles."""
+
+    name = "python-euler"
+
+    def __init__(self):
+        self.log = []
+
+    def create(self):
+        self.log.append("create")
+
+    def destroy(self):
+        self.log.append("destroy")
+
+    def step(self, view):
+        self.log.append((view.substep, view.substeps, view.h, view.count))
+        gx, gy, gz = view.gravity
+        h, d = view.h, view.velocity_decay
+        if np is not None:
+            w = view.inv_mass
+            m = (w > 0).astype(np.float32)
+            h32, d32 = np.float32(h), np.float32(d)
+            for v, x, f, g in ((view.vx, view.x, view.fx, gx), (view.vy, view.y, view.fy, gy), (view.vz, view.z, view.fz, gz)):
+                v[:] = (v + (np.float32(g) * m + w * f) * h32) * d32
+                x += v * h32
+            return None
+        for i in range(view.count):
+            w = view.inv_mass[i]
+            m = 1.0 if w > 0 else 0.0
+            for v, x, f, g in ((view.vx, view.x, view.fx, gx), (view.vy, view.y, view.fy, gy), (view.vz, view.z, view.fz, gz)):
+                v[i] = (v[i] + (g * m + w * f[i]) * h) * d
+                x[i] += v[i] * h
+        return None
+
+
+class TestCustomIntegrator(unittest.TestCase, StatusAssertions):
+    def test_python_euler_matches_the_built_in_one(self):
+        euler = PythonEuler()
+        with hanging_grid(6, 6) as mine, hanging_grid(6, 6) as builtin, hanging_grid(6, 6) as start:
+            mine.set_custom_integrator(euler)
+            self.assertEqual(mine.integrator, clothsim.Integrator.CUSTOM)
+            self.assertEqual(euler.log, ["create"])
+            gc.collect()  # the table and its callbacks live as long as it is installed
+            for _ in range(5):
+                mine.step(1 / 60)
+                builtin.step(1 / 60)
+            self.assertLess(max_abs_diff(mine.positions(), builtin.positions()), 1e-5)
+            self.assertLess(max_abs_diff(mine.velocities(), builtin.velocities()), 1e-4)
+            if np is not None:  # float32 arithmetic in the library's order: the same bits
+                self.assertEqual(mine.state_hash(), builtin.state_hash())
+            self.assertGreater(max_abs_diff(mine.positions(), start.positions()), 2e-3, "it sagged")
+            steps = [e for e in euler.log if isinstance(e, tuple)]
+            self.assertEqual(len(steps), 5 * 16)
+            self.assertEqual([s[0] for s in steps[:16]], list(range(16)))
+            self.assertEqual(steps[0][1], 16)
+            self.assertAlmostEqual(steps[0][2], 1 / 960, places=9)
+            self.assertEqual(steps[0][3], 36)
+            mine.set_integrator("euler")
+            self.assertEqual(mine.integrator, clothsim.Integrator.EXPLICIT_EULER)
+            self.assertEqual(euler.log[-1], "destroy")
+
+    def test_forces_arrive_only_when_asked_for(self):
+        sums = []
+
+        class Probe(clothsim.CustomIntegrator):
+            wants_spring_forces = False
+
+            def step(self, view):
+                sums.append(sum(abs(float(f)) for f in view.fy))
+                if np is not None:
+                    self_test.assertFalse(view.fy.flags.writeable)
+                    self_test.assertTrue(view.y.flags.writeable)
+
+        self_test = self
+        with hanging_grid(4, 4) as c:
+            c.step(1 / 60)  # stretched springs
+            c.set_custom_integrator(Probe())
+            c.step(1 / 60)
+            self.assertEqual(set(sums), {0.0})
+            Probe.wants_spring_forces = True
+            c.set_custom_integrator(Probe())
+            c.step(1 / 60)
+            self.assertGreater(max(sums), 0.0)
+
+    def test_failures_abandon_the_step(self):
+        class Refuses(clothsim.CustomIntegrator):
+            def step(self, view):
+                return Status.ERR_UNSTABLE
+
+        class Raises(clothsim.CustomIntegrator):
+            def step(self, view):
+                view.y[0] = 123.0  # changed, then rolled back
+                raise KeyError("integrator bug")
+
+        class BadCreate(clothsim.CustomIntegrator):
+            def create(self):
+                raise ValueError("no")
+
+            def step(self, view):
+                pass
+
+        with hanging_grid(4, 4) as c:
+            c.step(1 / 60)
+            h = c.state_hash()
+            c.set_custom_integrator(Refuses())
+            self.assertStatus(Status.ERR_UNSTABLE, c.step, 1 / 60)
+            self.assertEqual(c.state_hash(), h)
+            c.set_custom_integrator(Raises())
+            with self.assertRaises(KeyError):
+                c.step(1 / 60)
+            self.assertEqual(c.state_hash(), h)
+            c.set_integrator("verlet")
+            with self.assertRaises(ValueError):
+                c.set_custom_integrator(BadCreate())
+            self.assertEqual(c.integrator, clothsim.Integrator.VERLET, "a failed create keeps the old one")
+            with self.assertRaises(TypeError):
+                c.set_custom_integrator(object())
+
+
 def main():
     skip = os.environ.get("CLOTHSIM_FFI_SKIP")
     if skip:
