@@ -35,10 +35,12 @@
 #include <string.h>
 
 struct cloth_bending {
-    float k;          /* N m / rad */
+    float k;          /* N m / rad, every hinge (cloth_set_bending_stiffness()) */
+    float rigidity;   /* N m, a material's D: hinge h adds D weight[h] */
     uint32_t count;   /* hinges */
     uint32_t *hinge;  /* a, b, p, q per hinge */
     float *rest;      /* theta0 per hinge, rad */
+    float *weight;    /* |e|^2 / A_e per hinge in the creation shape (A_e: both triangles' area) */
     size_t bytes;     /* the one block holding this struct and both arrays */
 };
 
@@ -102,6 +104,28 @@ static bool hinge_measure(const float *x, const float *y, const float *z, const 
     return true;
 }
 
+/* |e|^2 / A_e of hinge v in the shape (x, y, z), in double. */
+static float hinge_weight(const float *x, const float *y, const float *z, const uint32_t v[4])
+{
+    double e[3], n1 = 0.0, n2 = 0.0, e2 = 0.0;
+    const float *c[3] = {x, y, z};
+    for (int k = 0; k < 3; ++k) {
+        e[k] = (double)c[k][v[1]] - (double)c[k][v[0]];
+        e2 += e[k] * e[k];
+    }
+    double p[3], q[3];
+    for (int k = 0; k < 3; ++k) {
+        p[k] = (double)c[k][v[2]] - (double)c[k][v[0]];
+        q[k] = (double)c[k][v[3]] - (double)c[k][v[0]];
+    }
+    const double a[3] = {e[1] * p[2] - e[2] * p[1], e[2] * p[0] - e[0] * p[2], e[0] * p[1] - e[1] * p[0]};
+    const double b[3] = {e[1] * q[2] - e[2] * q[1], e[2] * q[0] - e[0] * q[2], e[0] * q[1] - e[1] * q[0]};
+    n1 = sqrt(a[0] * a[0] + a[1] * a[1] + a[2] * a[2]);
+    n2 = sqrt(b[0] * b[0] + b[1] * b[1] + b[2] * b[2]);
+    const double area = (n1 + n2) / 2.0;
+    return area > 0.0 ? (float)(e2 / area) : 0.0f;
+}
+
 /* Collect the hinges: edges with exactly two triangles and two different
  * third corners. An edge of three or more triangles (non-manifold) gets none. */
 static uint32_t collect_hinges(const cloth_t *cloth, const edge_rec *e, uint32_t n, uint32_t *out)
@@ -157,7 +181,7 @@ static cloth_status build(cloth_t *cloth)
 
     const size_t head = (sizeof(struct cloth_bending) + CLOTH_ALIGN - 1u) / CLOTH_ALIGN * CLOTH_ALIGN;
     const size_t idx_bytes = ((size_t)count * 4u * sizeof(uint32_t) + CLOTH_ALIGN - 1u) / CLOTH_ALIGN * CLOTH_ALIGN;
-    const size_t bytes = head + idx_bytes + (size_t)count * sizeof(float);
+    const size_t bytes = head + idx_bytes + 2u * (size_t)count * sizeof(float);
     unsigned char *mem = cloth_mem_alloc(&cloth->alloc, bytes);
     if (mem == NULL) {
         cloth_mem_free(&cloth->alloc, edges, edge_bytes);
@@ -165,9 +189,11 @@ static cloth_status build(cloth_t *cloth)
     }
     struct cloth_bending *bend = (struct cloth_bending *)(void *)mem;
     bend->k = 0.0f;
+    bend->rigidity = 0.0f;
     bend->count = count;
     bend->hinge = (uint32_t *)(void *)(mem + head);
     bend->rest = (float *)(void *)(mem + head + idx_bytes);
+    bend->weight = bend->rest + count;
     bend->bytes = bytes;
     collect_hinges(cloth, edges, (uint32_t)n_edges, bend->hinge);
     cloth_mem_free(&cloth->alloc, edges, edge_bytes);
@@ -186,7 +212,12 @@ static cloth_status build(cloth_t *cloth)
     const bool flat = cloth->tris == NULL;
     for (uint32_t h = 0; h < count; ++h) {
         hinge_geom g;
-        bend->rest[h] = !flat && hinge_measure(rx, ry, rz, bend->hinge + 4u * h, &g) ? g.theta : 0.0f;
+        const uint32_t *v = bend->hinge + 4u * h;
+        const bool ok = hinge_measure(rx, ry, rz, v, &g);
+        bend->rest[h] = !flat && ok ? g.theta : 0.0f;
+        /* |e|^2 / A_e = 2 |e|^4 / (|N1| + |N2|) with |N| = |e| h the
+         * doubled triangle areas; 1 / |n1| = |N1| / |e| */
+        bend->weight[h] = ok ? hinge_weight(rx, ry, rz, v) : 0.0f;
     }
     cloth->bending = bend;
     return CLOTH_OK;
@@ -200,8 +231,8 @@ cloth_status cloth_set_bending_stiffness(cloth_t *cloth, float k_bend)
     if (cloth == NULL || !(k_bend >= 0.0f) || !isfinite(k_bend)) {
         return CLOTH_ERR_INVALID_ARGUMENT;
     }
-    if (k_bend > 0.0f && cloth->bending == NULL) {
-        cloth_status s = build(cloth);
+    if (k_bend > 0.0f) {
+        cloth_status s = cloth_bending_reserve(cloth);
         if (s != CLOTH_OK) {
             return s;
         }
@@ -212,13 +243,87 @@ cloth_status cloth_set_bending_stiffness(cloth_t *cloth, float k_bend)
     return CLOTH_OK;
 }
 
+cloth_status cloth_bending_reserve(cloth_t *cloth)
+{
+    return cloth->bending != NULL ? CLOTH_OK : build(cloth);
+}
+
+void cloth_bending_set_rigidity(cloth_t *cloth, float rigidity)
+{
+    if (cloth->bending != NULL) {
+        cloth->bending->rigidity = rigidity;
+    }
+}
+
+/* The turn of a hinge away from its rest angle, the shorter way round: a
+ * hinge turned past pi from its rest is closer to it the other way. */
+static float hinge_turn(float theta, float rest)
+{
+    const float pi = 3.14159265f, two_pi = 6.28318531f;
+    float d = theta - rest;
+    if (d > pi) {
+        d -= two_pi;
+    } else if (d < -pi) {
+        d += two_pi;
+    }
+    return d;
+}
+
+/* XPBD on C = theta - theta0 with compliance 1 / k_h, lambda from 0 (one
+ * pass per substep): dl = -C / (sum w |grad|^2 + 1 / (k_h h^2)), each
+ * corner moves by w grad dl, and its velocity by that over h. In hinge
+ * order, on the calling thread. */
+void cloth_bending_project(cloth_t *cloth, float h)
+{
+    const struct cloth_bending *bend = cloth->bending;
+    if (bend == NULL || (bend->k == 0.0f && bend->rigidity == 0.0f)) {
+        return;
+    }
+    cloth_particles *P = &cloth->p;
+    const float inv_h = 1.0f / h, inv_h2 = inv_h * inv_h;
+    for (uint32_t n = 0; n < bend->count; ++n) {
+        const uint32_t *v = bend->hinge + 4u * n;
+        const float k = bend->k + bend->rigidity * bend->weight[n];
+        hinge_geom g;
+        if (!(k > 0.0f) || !hinge_measure(P->x, P->y, P->z, v, &g)) {
+            continue;
+        }
+        const float d = hinge_turn(g.theta, bend->rest[n]);
+        float grad[4][3];
+        for (int c = 0; c < 3; ++c) {
+            grad[2][c] = -g.n1[c];
+            grad[3][c] = -g.n2[c];
+            grad[1][c] = -(g.tp * grad[2][c] + g.tq * grad[3][c]);
+            grad[0][c] = -(grad[2][c] + grad[3][c]) - grad[1][c];
+        }
+        float den = inv_h2 / k;
+        for (int m = 0; m < 4; ++m) {
+            den += P->w[v[m]] * (grad[m][0] * grad[m][0] + grad[m][1] * grad[m][1] + grad[m][2] * grad[m][2]);
+        }
+        const float dl = -d / den;
+        if (!(dl != 0.0f) || !isfinite(dl)) {
+            continue;
+        }
+        for (int m = 0; m < 4; ++m) {
+            const uint32_t i = v[m];
+            const float s = P->w[i] * dl;
+            const float mx = s * grad[m][0], my = s * grad[m][1], mz = s * grad[m][2];
+            P->x[i] += mx;
+            P->y[i] += my;
+            P->z[i] += mz;
+            P->vx[i] += mx * inv_h;
+            P->vy[i] += my * inv_h;
+            P->vz[i] += mz * inv_h;
+        }
+    }
+}
+
 void cloth_bending_accumulate(cloth_t *cloth)
 {
     const struct cloth_bending *bend = cloth->bending;
-    if (bend == NULL || bend->k == 0.0f) {
+    if (bend == NULL || (bend->k == 0.0f && bend->rigidity == 0.0f)) {
         return;
     }
-    const float pi = 3.14159265f, two_pi = 6.28318531f;
     cloth_particles *P = &cloth->p;
     for (uint32_t h = 0; h < bend->count; ++h) {
         const uint32_t *v = bend->hinge + 4u * h;
@@ -226,20 +331,13 @@ void cloth_bending_accumulate(cloth_t *cloth)
         if (!hinge_measure(P->x, P->y, P->z, v, &g)) {
             continue;
         }
-        float d = g.theta - bend->rest[h];
-        /* the shorter way round: a hinge turned past pi from its rest is
-         * closer to it the other way */
-        if (d > pi) {
-            d -= two_pi;
-        } else if (d < -pi) {
-            d += two_pi;
-        }
+        const float d = hinge_turn(g.theta, bend->rest[h]);
         if (d == 0.0f) {
             continue; /* at rest: no force, bit for bit */
         }
         /* F = -k d dtheta/dx: +k d n1 on p, +k d n2 on q, and the edge's
          * share so that the four forces sum to zero */
-        const float s = bend->k * d;
+        const float s = (bend->k + bend->rigidity * bend->weight[h]) * d;
         float fp[3], fq[3], fb[3], fa[3];
         for (int c = 0; c < 3; ++c) {
             fp[c] = s * g.n1[c];
@@ -269,4 +367,15 @@ void cloth_bending_free(cloth_t *cloth)
         cloth_mem_free(&cloth->alloc, cloth->bending, cloth->bending->bytes);
         cloth->bending = NULL;
     }
+}
+
+float cloth_bending_k_max(const cloth_t *cloth)
+{
+    const struct cloth_bending *bend = cloth->bending;
+    float top = 0.0f;
+    for (uint32_t h = 0; bend != NULL && h < bend->count; ++h) {
+        const float k = bend->k + bend->rigidity * bend->weight[h];
+        top = k > top ? k : top;
+    }
+    return top;
 }

@@ -48,6 +48,7 @@ static void set_default_params(cloth_t *cloth)
     }
     cloth->jacobi_weight = default_jacobi_weight;
     cloth->substeps = default_substeps;
+    cloth_auto_defaults(cloth);
     cloth->iterations = default_iterations;
     cloth->strain_level_sweeps = CLOTH_MAX_ITERATIONS; /* every limit pass */
     cloth->next_collider_id = 1u;
@@ -226,6 +227,7 @@ void cloth_destroy(cloth_t *cloth)
     cloth_colliders_free(cloth);
     cloth_forces_free(cloth);
     cloth_bending_free(cloth);
+    cloth_curvature_free(cloth);
     cloth_tethers_free(cloth);
     cloth_strain_levels_free(cloth);
     cloth_mem_free(&cloth->alloc, cloth->block, cloth->block_bytes);

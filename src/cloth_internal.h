@@ -174,6 +174,20 @@ struct cloth {
     cloth_simd simd;       /* the vector level every SIMD path of this cloth uses */
 
     struct cloth_bending *bending; /* bending.c: dihedral hinges, NULL until first switched on */
+    /* material.c: the material last set (density 0: none), the bending
+     * rigidity it gave (N m; a grid's curvature constraints, curvature.c),
+     * and whether a grid's border structural springs count half */
+    cloth_material material;
+    float rigidity;
+    bool edge_halving;
+    double *curvature_scratch; /* curvature.c: 7 doubles per particle of the longest line, while rigidity > 0 */
+    size_t curvature_scratch_bytes;
+    /* Automatic settings (0 passed to their setters, params.c): the choice
+     * made for the last step, and the rate the position solvers adapt. */
+    bool substeps_auto, iterations_auto;
+    uint32_t substeps_used, iterations_used, passes_used;
+    float auto_rate; /* substeps per second the adaptive choice asks for */
+    float step_strain; /* the worst structural or shear strain after the last step */
 
     /* constraints/tethers.c: the table (NULL while off), stale once a pin is
      * added or released (pins.c), and a mesh's creation shape (xyz planes) */
@@ -186,6 +200,7 @@ struct cloth {
     float max_strain;
     uint32_t strain_passes;
     uint32_t strain_level_sweeps; /* cloth_set_strain_level_sweeps(): passes that start with the levels */
+    bool strain_passes_auto;      /* passes chosen per step until the limit holds */
     struct cloth_strain_levels *strain_levels; /* strain_levels.c: a grid's coarse levels while the limit is on */
     bool strain_levels_stale;                  /* their node masses, after a pin or mass change */
 };
@@ -213,9 +228,32 @@ extern const cloth_grid_family cloth_grid_families[CLOTH_GRID_FAMILIES];
 void cloth_springs_rest(cloth_t *cloth, const float u[3], const float v[3], float spacing);
 /* Add the spring forces (with spring damping) to f. */
 void cloth_springs_accumulate(cloth_t *cloth);
-/* bending.c: add the dihedral hinges' forces to f (part of the spring stage); free them. */
+/* bending.c: add the dihedral hinges' forces to f (part of the spring stage); free them.
+ * A material's rigidity on a mesh: make the hinges (the only allocation),
+ * then set D, which gives hinge e the stiffness D |e|^2 / A_e on top of
+ * cloth_set_bending_stiffness()'s. The projection is the position solvers'
+ * form: one XPBD pass over the hinges, moving x and v (h the substep). */
 void cloth_bending_accumulate(cloth_t *cloth);
 void cloth_bending_free(cloth_t *cloth);
+cloth_status cloth_bending_reserve(cloth_t *cloth);
+void cloth_bending_set_rigidity(cloth_t *cloth, float rigidity);
+void cloth_bending_project(cloth_t *cloth, float h);
+/* curvature.c: a grid's curvature constraints along rows and columns from
+ * cloth->rigidity: forces (force-based integrators) or one XPBD pass. */
+void cloth_curvature_accumulate(cloth_t *cloth);
+void cloth_curvature_project(cloth_t *cloth, float h);
+/* Its scratch for `rigidity` (none for 0 or a mesh): OUT_OF_MEMORY changes nothing. */
+cloth_status cloth_curvature_reserve(cloth_t *cloth, float rigidity);
+void cloth_curvature_free(cloth_t *cloth);
+/* springs.c: a grid's run [begin, end) of family f in row r cut where the
+ * border structural springs count half (cloth->edge_halving): up to three
+ * pieces, each with its stiffness factor (1 or 0.5). */
+typedef struct cloth_subrun {
+    uint32_t begin, end;
+    float scale;
+} cloth_subrun;
+uint32_t cloth_family_edges(const cloth_t *cloth, uint32_t f, uint32_t r, uint32_t begin, uint32_t end,
+                            cloth_subrun out[3]);
 /* Whether family f is in use in this grid cloth. */
 bool cloth_family_active(const cloth_t *cloth, uint32_t f);
 /* Range of particles i joined to i + di by family f in row r: [*begin, *end). */
@@ -267,6 +305,9 @@ void cloth_pins_index(cloth_t *cloth);
 void cloth_pins_begin_step(cloth_t *cloth);
 void cloth_pins_apply(cloth_t *cloth, uint32_t substep, uint32_t substeps, float dt);
 void cloth_pins_free(cloth_t *cloth);
+/* Every pin takes its particle's inverse mass as the one to restore on
+ * release and holds the particle at 0 again (after masses were rewritten). */
+void cloth_pins_set_free_mass(cloth_t *cloth);
 
 /* constraints/tethers.c: keep a mesh's creation shape (at creation); project
  * every free particle onto its tethers (after the integrator) in two parts,
@@ -278,15 +319,33 @@ bool cloth_tethers_prepare(cloth_t *cloth);
 void cloth_tethers_apply_range(cloth_t *cloth, uint32_t begin, uint32_t end);
 void cloth_tethers_free(cloth_t *cloth);
 
-/* constraints/strain_limit.c: the step's limiting passes, after its last
- * substep (a no-op while off); dt is the step's. */
-void cloth_strain_limit_apply(cloth_t *cloth, float dt);
+/* constraints/strain_limit.c: `passes` of the step's limiting passes, the
+ * first of them pass number `first` (passes below
+ * cloth_set_strain_level_sweeps()'s count start with the levels), after
+ * its last substep; dt is the step's. */
+void cloth_strain_limit_apply(cloth_t *cloth, float dt, uint32_t first, uint32_t passes);
+/* The worst strain of the structural and shear springs now (0 with none). */
+float cloth_strain_limit_worst(cloth_t *cloth);
 /* constraints/strain_levels.c: a grid's coarse levels for the limit (none
  * for a mesh or a small grid); one coarse-to-fine sweep of them, moving the
  * particles and their velocities (inv_dt); their memory. */
 cloth_status cloth_strain_levels_alloc(cloth_t *cloth);
 void cloth_strain_levels_apply(cloth_t *cloth, float scale, float inv_dt);
 void cloth_strain_levels_free(cloth_t *cloth);
+
+/* auto.c: the settings cloth_step() chooses when the host passed 0. The
+ * automatic limit runs passes until the worst strain is within
+ * cloth_auto_strain_bound() (max_strain, and CLOTH_LIMIT_SLACK of it more,
+ * plus float rounding), at most CLOTH_AUTO_MAX_PASSES. */
+#define CLOTH_LIMIT_SLACK 0.01f
+#define CLOTH_AUTO_MAX_PASSES 64u
+float cloth_auto_strain_bound(float max_strain);
+uint32_t cloth_auto_substeps(const cloth_t *cloth, float dt);
+uint32_t cloth_auto_iterations(const cloth_t *cloth);
+void cloth_auto_adapt(cloth_t *cloth);
+void cloth_auto_defaults(cloth_t *cloth);
+/* bending.c: the stiffest hinge, N m / rad (0 without hinges) */
+float cloth_bending_k_max(const cloth_t *cloth);
 
 /* Pins or inverse masses changed: what is made from them is made again at the next step. */
 static inline void cloth_masses_changed(cloth_t *cloth)

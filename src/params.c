@@ -69,9 +69,10 @@ cloth_status cloth_set_substeps(cloth_t *cloth, uint32_t substeps)
     if (cloth_busy(cloth)) {
         return CLOTH_ERR_BUSY;
     }
-    if (cloth == NULL || substeps < 1u || substeps > CLOTH_MAX_SUBSTEPS) {
+    if (cloth == NULL || substeps > CLOTH_MAX_SUBSTEPS) {
         return CLOTH_ERR_INVALID_ARGUMENT;
     }
+    cloth->substeps_auto = substeps == 0u;
     cloth->substeps = substeps;
     return CLOTH_OK;
 }
@@ -81,16 +82,19 @@ cloth_status cloth_set_iterations(cloth_t *cloth, uint32_t iterations)
     if (cloth_busy(cloth)) {
         return CLOTH_ERR_BUSY;
     }
-    if (cloth == NULL || iterations < 1u || iterations > CLOTH_MAX_ITERATIONS) {
+    if (cloth == NULL || iterations > CLOTH_MAX_ITERATIONS) {
         return CLOTH_ERR_INVALID_ARGUMENT;
     }
+    /* automatic: XPBD takes 1 sweep and keeps no lambdas (auto.c) */
     const uint32_t before = cloth->iterations;
-    cloth->iterations = iterations;
+    cloth->iterations = iterations == 0u ? 1u : iterations;
     cloth_status s = cloth_xpbd_iterations_changed(cloth);
     if (s != CLOTH_OK) {
         cloth->iterations = before;
+        return s;
     }
-    return s;
+    cloth->iterations_auto = iterations == 0u;
+    return CLOTH_OK;
 }
 
 cloth_status cloth_set_constraint_stiffness(cloth_t *cloth, cloth_spring_type type, float s)

@@ -234,3 +234,12 @@ void cloth_pins_free(cloth_t *cloth)
     cloth->pins = NULL;
     cloth->pin_count = cloth->pin_capacity = 0u;
 }
+
+void cloth_pins_set_free_mass(cloth_t *cloth)
+{
+    for (uint32_t k = 0; k < cloth->pin_count; ++k) {
+        cloth_pin_rec *pin = &cloth->pins[k];
+        pin->w_free = cloth->p.w[pin->index];
+        cloth->p.w[pin->index] = 0.0f;
+    }
+}

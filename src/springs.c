@@ -55,6 +55,40 @@ bool cloth_family_row(const cloth_t *cloth, uint32_t f, uint32_t r, uint32_t *be
     return true;
 }
 
+uint32_t cloth_family_edges(const cloth_t *cloth, uint32_t f, uint32_t r, uint32_t begin, uint32_t end,
+                            cloth_subrun out[3])
+{
+    const cloth_grid_family *fam = &cloth_grid_families[f];
+    if (!cloth->edge_halving || fam->type != CLOTH_SPRING_STRUCTURAL || begin >= end) {
+        out[0] = (cloth_subrun){begin, end, 1.0f};
+        return 1u;
+    }
+    if (fam->dr == 0) { /* along the row: a border row counts half */
+        const bool border = r == 0u || r + 1u == cloth->rows;
+        out[0] = (cloth_subrun){begin, end, border ? 0.5f : 1.0f};
+        return 1u;
+    }
+    /* down a column: the springs in the first and last column count half;
+     * a particle's column is its spring's */
+    const uint32_t cols = cloth->cols, row_start = begin - begin % cols;
+    const uint32_t left = row_start, right = row_start + cols - 1u;
+    uint32_t n = 0;
+    uint32_t at = begin;
+    if (at == left) {
+        out[n++] = (cloth_subrun){at, at + 1u, 0.5f};
+        ++at;
+    }
+    const uint32_t mid_end = end > right ? right : end;
+    if (at < mid_end) {
+        out[n++] = (cloth_subrun){at, mid_end, 1.0f};
+        at = mid_end;
+    }
+    if (at < end) {
+        out[n++] = (cloth_subrun){at, end, 0.5f};
+    }
+    return n;
+}
+
 void cloth_family_row_runs(const cloth_t *cloth, uint32_t f, uint32_t r, cloth_row_runs *out)
 {
     const uint32_t dr = (uint32_t)cloth_grid_families[f].dr;
@@ -205,10 +239,19 @@ static void force_rows(uint32_t begin, uint32_t end, uint32_t worker, void *ctx)
             const float rest = cloth->family_rest[f];
             cloth_row_runs run;
             cloth_family_row_runs(cloth, f, r, &run);
-            pass->second(q->fx, q->fy, q->fz, q->x, q->y, q->z, q->vx, q->vy, q->vz, run.end_begin, run.end_end, run.di,
-                         rest, k, beta);
-            pass->first(q->fx, q->fy, q->fz, q->x, q->y, q->z, q->vx, q->vy, q->vz, run.start_begin, run.start_end,
-                        run.di, rest, k, beta);
+            cloth_subrun piece[3];
+            /* the springs ending in row r lie in row r - dr */
+            uint32_t n = cloth_family_edges(cloth, f, r - (uint32_t)cloth_grid_families[f].dr, run.end_begin,
+                                            run.end_end, piece);
+            for (uint32_t m = 0; m < n; ++m) {
+                pass->second(q->fx, q->fy, q->fz, q->x, q->y, q->z, q->vx, q->vy, q->vz, piece[m].begin, piece[m].end,
+                             run.di, rest, k * piece[m].scale, beta);
+            }
+            n = cloth_family_edges(cloth, f, r, run.start_begin, run.start_end, piece);
+            for (uint32_t m = 0; m < n; ++m) {
+                pass->first(q->fx, q->fy, q->fz, q->x, q->y, q->z, q->vx, q->vy, q->vz, piece[m].begin, piece[m].end,
+                            run.di, rest, k * piece[m].scale, beta);
+            }
         }
     }
 }
@@ -248,6 +291,7 @@ void cloth_springs_accumulate(cloth_t *cloth)
         accumulate_mesh(cloth);
     }
     cloth_bending_accumulate(cloth); /* dihedral hinges (bending.c), when switched on */
+    cloth_curvature_accumulate(cloth); /* a material's bending on a grid (curvature.c) */
 }
 
 uint32_t cloth_spring_count(const cloth_t *cloth)

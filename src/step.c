@@ -203,12 +203,21 @@ static cloth_step_view make_view(cloth_t *cloth, float h, uint32_t substeps)
     v.h = h;
     v.damping = cloth->damping;
     v.velocity_decay = expf(-cloth->damping * h);
-    v.iterations = cloth->iterations;
+    v.iterations = cloth->iterations_used;
     v.substeps = substeps;
     v.cloth = cloth;
     v.collide_particle = collide_one;
     v.collide_ctx = cloth;
     return v;
+}
+
+/* The position solvers take bending as constraints after their sweeps;
+ * the force-based integrators have it in their forces (springs.c), and the
+ * semi-rigid model bends freely. A host integrator that wants spring
+ * forces gets it there; one that does not gets none. */
+static bool projects_bending(const cloth_t *cloth)
+{
+    return cloth->integ == &cloth_integrator_xpbd || cloth->integ == &cloth_integrator_pbd;
 }
 
 static cloth_status substep(cloth_t *cloth, cloth_step_view *view, uint32_t s, float dt)
@@ -229,6 +238,10 @@ static cloth_status substep(cloth_t *cloth, cloth_step_view *view, uint32_t s, f
     if (st != CLOTH_OK) {
         return st;
     }
+    if (projects_bending(cloth)) {
+        cloth_curvature_project(cloth, view->h);
+        cloth_bending_project(cloth, view->h);
+    }
     cloth_pins_apply(cloth, s + 1u, view->substeps, dt);
     const bool tethers = cloth->tether_schedule == CLOTH_TETHERS_EVERY_SUBSTEP || s + 1u == view->substeps;
     cloth->monitor.contacts = constrain(cloth, !tethers); /* cloth_get_stats() reports the last substep's */
@@ -241,16 +254,44 @@ static cloth_status substep(cloth_t *cloth, cloth_step_view *view, uint32_t s, f
 /* The substeps of a step of dt seconds: refused when a substep is so short
  * that its reciprocal, which the position-based integrators and the pins
  * turn displacements into velocities with, overflows a float. */
-static bool substep_ok(const cloth_t *cloth, float dt)
+static bool substep_ok(uint32_t substeps, float dt)
 {
-    const float h = dt / (float)cloth->substeps;
+    const float h = dt / (float)substeps;
     return h > 0.0f && isfinite(1.0f / h);
 }
 
-/* The steps between the kept state and the finite check. */
-static cloth_status run_substeps(cloth_t *cloth, float dt)
+/* The limit after the last substep, then the colliders (contact wins).
+ * Automatic: from one pass fewer than the last step needed, one more pass
+ * at a time until the worst structural or shear strain is within the
+ * guarantee (CLOTH_LIMIT_SLACK) or CLOTH_AUTO_MAX_PASSES have run. */
+static void limit_stage(cloth_t *cloth, float dt)
 {
-    const uint32_t n = cloth->substeps;
+    if (!cloth->strain_passes_auto) {
+        if (cloth->strain_passes > 0u) {
+            cloth_strain_limit_apply(cloth, dt, 0u, cloth->strain_passes);
+            (void)constrain(cloth, true);
+        }
+        cloth->passes_used = cloth->strain_passes;
+        return;
+    }
+    const float bound = cloth_auto_strain_bound(cloth->max_strain);
+    uint32_t used = cloth->passes_used > 1u ? cloth->passes_used - 1u : 1u;
+    cloth_strain_limit_apply(cloth, dt, 0u, used);
+    (void)constrain(cloth, true);
+    float worst = cloth_strain_limit_worst(cloth);
+    while (worst > bound && used < CLOTH_AUTO_MAX_PASSES) {
+        cloth_strain_limit_apply(cloth, dt, used, 1u);
+        ++used;
+        (void)constrain(cloth, true);
+        worst = cloth_strain_limit_worst(cloth);
+    }
+    cloth->passes_used = used;
+    cloth->step_strain = worst;
+}
+
+/* The steps between the kept state and the finite check. */
+static cloth_status run_substeps(cloth_t *cloth, float dt, uint32_t n)
+{
     const double time_before = cloth->time;
     cloth_step_view view = make_view(cloth, dt / (float)n, n);
     /* How far a particle's end-of-substep position moves per unit change of
@@ -264,9 +305,9 @@ static cloth_status run_substeps(cloth_t *cloth, float dt)
         st = substep(cloth, &view, s, dt);
         cloth->time = time_before + (double)dt * (double)(s + 1u) / (double)n;
     }
-    if (st == CLOTH_OK && cloth->strain_passes > 0u) {
-        cloth_strain_limit_apply(cloth, dt);
-        (void)constrain(cloth, true); /* contact wins over the limit */
+    cloth->step_strain = 0.0f;
+    if (st == CLOTH_OK) {
+        limit_stage(cloth, dt);
     }
     return st;
 }
@@ -276,7 +317,11 @@ cloth_status cloth_step(cloth_t *cloth, float dt)
     if (cloth_busy(cloth)) {
         return CLOTH_ERR_BUSY;
     }
-    if (cloth == NULL || !isfinite(dt) || !(dt > 0.0f) || dt > 1.0f || !substep_ok(cloth, dt)) {
+    if (cloth == NULL || !isfinite(dt) || !(dt > 0.0f) || dt > 1.0f) {
+        return CLOTH_ERR_INVALID_ARGUMENT;
+    }
+    const uint32_t substeps = cloth_auto_substeps(cloth, dt);
+    if (!substep_ok(substeps, dt)) {
         return CLOTH_ERR_INVALID_ARGUMENT;
     }
     const double wall_start = cloth_monitor_begin_step(cloth);
@@ -290,7 +335,12 @@ cloth_status cloth_step(cloth_t *cloth, float dt)
         cloth_monitor_end_step(cloth, CLOTH_ERR_TASK_CONTRACT, wall_start);
         return CLOTH_ERR_TASK_CONTRACT;
     }
-    cloth_status st = run_substeps(cloth, dt);
+    cloth->substeps_used = substeps;
+    cloth->iterations_used = cloth_auto_iterations(cloth);
+    cloth_status st = run_substeps(cloth, dt, substeps);
+    if (st == CLOTH_OK && !cloth->strain_passes_auto && cloth->strain_passes > 0u) {
+        cloth->step_strain = cloth_strain_limit_worst(cloth);
+    }
     if (st == CLOTH_OK && !state_job(cloth, CHECK)) {
         st = CLOTH_ERR_UNSTABLE;
     }
@@ -304,6 +354,8 @@ cloth_status cloth_step(cloth_t *cloth, float dt)
     if (st != CLOTH_OK) {
         (void)state_job(cloth, RESTORE);
         cloth->time = time_before;
+    } else {
+        cloth_auto_adapt(cloth);
     }
     cloth->busy = false;
     cloth_monitor_end_step(cloth, st, wall_start);

@@ -84,6 +84,8 @@ static void call_every_mutator(probe *p)
     cloth_t *c = p->cloth;
     const float v3[3] = {0.1f, 0.2f, 0.3f}, axis[3] = {0.0f, 1.0f, 0.0f}, q[4] = {0.0f, 0.0f, 0.0f, 1.0f};
     cloth_collider_id id = 0u;
+    cloth_material mat;
+    cloth_material_init(&mat, CLOTH_MATERIAL_COTTON);
     float buf[3u * SIDE * SIDE];
     unsigned char snap[512];
     p->rounds++;
@@ -118,6 +120,7 @@ static void call_every_mutator(probe *p)
     BUSY(p, cloth_set_strain_limit(c, 0.1f, 1u));
     BUSY(p, cloth_set_strain_level_sweeps(c, 1u));
     BUSY(p, cloth_set_tethers(c, 1.0f));
+    BUSY(p, cloth_set_material(c, &mat));
     BUSY(p, cloth_set_tether_schedule(c, CLOTH_TETHERS_EVERY_SUBSTEP));
     BUSY(p, cloth_set_task_hooks(c, NULL, NULL, 0u, NULL));
     BUSY(p, cloth_set_threads(c, 2u));

@@ -17,7 +17,7 @@
 const koffi = require('koffi');
 
 const EXPECTED_MAJOR = 0; // include/clothsim/base.h: same major, same ABI
-const MIN_MINOR = 2;
+const MIN_MINOR = 3;
 
 const Status = Object.freeze({
   OK: 0,
@@ -44,6 +44,8 @@ const Integrator = Object.freeze({
 const SpringType = Object.freeze({ structural: 0, shear: 1, bend: 2 });
 const TetherSchedule = Object.freeze({ every_substep: 0, last_substep: 1 });
 const WatchdogAction = Object.freeze({ report: 0, restore: 1 });
+// cloth_material_preset (material.h): the named fabrics of Material.preset()
+const MaterialPreset = Object.freeze({ cotton: 0, silk: 1, denim: 2, leather: 3, jersey: 4, rubber: 5 });
 const CUSTOM_INTEGRATOR = 255; // CLOTH_INTEGRATOR_CUSTOM, reported while a host integrator runs
 
 // The headers' macros.
@@ -114,7 +116,21 @@ const Stats = koffi.struct('cloth_stats', {
   watchdog_max_strain: 'float',
   watchdog_kinetic_energy: 'float',
   memory_bytes: 'uint64_t',
-  reserved: koffi.array('uint32_t', 14),
+  step_max_strain: 'float',
+  substeps_used: 'uint32_t',
+  iterations_used: 'uint32_t',
+  limit_passes_used: 'uint32_t',
+  reserved: koffi.array('uint32_t', 10),
+});
+const MaterialStruct = koffi.struct('cloth_material', {
+  struct_size: 'uint32_t',
+  density: 'float',
+  stretch_modulus: 'float',
+  shear_modulus: 'float',
+  bending_rigidity: 'float',
+  max_strain: 'float',
+  damping: 'float',
+  reserved: koffi.array('uint32_t', 9),
 });
 
 koffi.proto(
@@ -167,7 +183,7 @@ const IntegratorVtable = koffi.struct('cloth_integrator_vtable', {
   finish: 'integrator_step_fn *',
 });
 
-// Structs the library writes (descs, statistics) go as raw bytes: their init
+// Structs the library writes (descs, statistics, materials) go as raw bytes: their init
 // functions write the *library's* sizeof, which a newer library may make
 // larger than the structs above (see structBytes). Everything else is typed.
 const C = {
@@ -246,6 +262,10 @@ const C = {
   setJacobiWeight: lib.func('int cloth_set_jacobi_weight(cloth_t *cloth, float a)'),
   // bending.h
   setBendingStiffness: lib.func('int cloth_set_bending_stiffness(cloth_t *cloth, float k_bend)'),
+  // material.h
+  materialInit: lib.func('void cloth_material_init(_Out_ uint8_t *material, int preset)'),
+  setMaterial: lib.func('int cloth_set_material(cloth_t *cloth, const uint8_t *material)'),
+  getMaterial: lib.func('int cloth_get_material(const cloth_t *cloth, _Out_ uint8_t *material)'),
   // constraints.h
   setTethers: lib.func('int cloth_set_tethers(cloth_t *cloth, float scale)'),
   getTethers: lib.func('int cloth_get_tethers(const cloth_t *cloth, _Out_ float *scale)'),
@@ -355,6 +375,64 @@ function structBytes(init, type, name) {
     throw new Error(`${name} wrote a ${value.struct_size}-byte struct; expected ${koffi.sizeof(type)}`);
   }
   return { bytes, value };
+}
+
+// The fields of cloth_material but struct_size and reserved, camelCased.
+const MATERIAL_FIELDS = [
+  ['density', 'density'],
+  ['stretchModulus', 'stretch_modulus'],
+  ['shearModulus', 'shear_modulus'],
+  ['bendingRigidity', 'bending_rigidity'],
+  ['maxStrain', 'max_strain'],
+  ['damping', 'damping'],
+];
+
+// A preset as cloth_material_init takes it: a name of MaterialPreset or an
+// int. An int that is no preset stays one (the library then fills density 0,
+// which setMaterial refuses); a non-integer or one outside int32 becomes -1
+// rather than wrapping onto a real preset.
+function presetValue(preset) {
+  const v = enumValue(preset, MaterialPreset, 'material preset');
+  if (typeof v !== 'number') throw new TypeError(`material preset: expected a name or an integer, got ${typeof v}`);
+  return Number.isInteger(v) && v >= -0x80000000 && v <= 0x7fffffff ? v : -1;
+}
+
+// cloth_material_init(preset) in room for the library's struct: { bytes, value }.
+function materialBytes(preset) {
+  const v = presetValue(preset);
+  return structBytes((bytes) => C.materialInit(bytes, v), MaterialStruct, 'cloth_material_init');
+}
+
+// A fabric (material.h), in SI units: density kg/m^2, stretchModulus and
+// shearModulus N/m, bendingRigidity N m, maxStrain in [0, 10] (0: no stretch
+// guarantee), damping 1/s. Start from a preset and change what you like:
+//   const denim = Material.preset('denim'); denim.maxStrain = 0.05; cloth.setMaterial(denim);
+// The library checks the values when the material is set.
+class Material {
+  constructor(fields = {}) {
+    for (const [js] of MATERIAL_FIELDS) this[js] = fields[js] ?? 0;
+  }
+
+  // 'cotton', 'silk', 'denim', 'leather', 'jersey', 'rubber' or its int; an int
+  // that is no preset gives density 0 (refused by setMaterial).
+  static preset(preset) {
+    return Material._fromStruct(materialBytes(preset).value);
+  }
+
+  static _fromStruct(m) {
+    const out = new Material();
+    for (const [js, c] of MATERIAL_FIELDS) out[js] = m[c];
+    return out;
+  }
+
+  // The cloth_material bytes for cloth_set_material: struct_size and reserved
+  // as the library sets them, every field from this object.
+  _bytes() {
+    const { bytes, value } = materialBytes(MaterialPreset.cotton);
+    for (const [js, c] of MATERIAL_FIELDS) value[c] = this[js];
+    koffi.encode(bytes, MaterialStruct, value);
+    return bytes;
+  }
 }
 
 class Collider {
@@ -737,6 +815,31 @@ class Cloth {
     check(C.setBendingStiffness(this.handle, kBend), 'cloth_set_bending_stiffness');
   }
 
+  // --- material ---
+
+  // A Material, or a preset ('cotton' ... 'rubber', or its int): the masses,
+  // stiffnesses, bending, tethers, strain limit (automatic passes) and damping
+  // for this cloth's spacing and triangles (material.h).
+  setMaterial(material) {
+    let bytes;
+    if (material instanceof Material) {
+      bytes = material._bytes();
+    } else if (typeof material === 'string' || typeof material === 'number') {
+      bytes = materialBytes(material).bytes;
+    } else {
+      throw new TypeError(`setMaterial needs a Material or a preset (${Object.keys(MaterialPreset)})`);
+    }
+    check(C.setMaterial(this.handle, bytes), 'cloth_set_material');
+  }
+
+  // The Material last set, or null if the cloth never had one.
+  get material() {
+    const bytes = Buffer.alloc(STRUCT_BYTES);
+    check(C.getMaterial(this.handle, bytes), 'cloth_get_material');
+    const m = koffi.decode(bytes, MaterialStruct);
+    return m.density === 0 ? null : Material._fromStruct(m);
+  }
+
   setGravity(g) {
     check(C.setGravity(this.handle, vec3(g, 'gravity')), 'cloth_set_gravity');
   }
@@ -745,10 +848,12 @@ class Cloth {
     check(C.setDamping(this.handle, rate), 'cloth_set_damping');
   }
 
+  // 0: automatic (stats().substepsUsed tells what a step took).
   setSubsteps(n) {
     check(C.setSubsteps(this.handle, n), 'cloth_set_substeps');
   }
 
+  // 0: automatic (stats().iterationsUsed).
   setIterations(n) {
     check(C.setIterations(this.handle, n), 'cloth_set_iterations');
   }
@@ -776,11 +881,12 @@ class Cloth {
     return Object.keys(TetherSchedule).find((k) => TetherSchedule[k] === out[0]);
   }
 
+  // passes 0 with maxStrain > 0: automatic passes (stats().limitPassesUsed).
   setStrainLimit(maxStrain, passes) {
     check(C.setStrainLimit(this.handle, maxStrain, passes), 'cloth_set_strain_limit');
   }
 
-  // [maxStrain, passes]; passes is 0 while the limit is off.
+  // [maxStrain, passes]; passes is 0 while the limit is off or automatic.
   get strainLimit() {
     const m = new Float32Array(1);
     const n = new Uint32Array(1);
@@ -921,6 +1027,10 @@ class Cloth {
       watchdogMaxStrain: s.watchdog_max_strain,
       watchdogKineticEnergy: s.watchdog_kinetic_energy,
       memoryBytes: Number(s.memory_bytes),
+      stepMaxStrain: s.step_max_strain,
+      substepsUsed: s.substeps_used,
+      iterationsUsed: s.iterations_used,
+      limitPassesUsed: s.limit_passes_used,
     };
   }
 
@@ -1068,6 +1178,9 @@ class Cloth {
 module.exports = {
   Cloth,
   Collider,
+  Material,
+  MaterialPreset,
+  material: (preset) => Material.preset(preset),
   ClothError,
   Status,
   Integrator,

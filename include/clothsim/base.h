@@ -23,7 +23,7 @@
 /** Major version: changes when the ABI or the API breaks. */
 #define CLOTHSIM_VERSION_MAJOR 0
 /** Minor version: changes when functions or trailing desc fields are added. */
-#define CLOTHSIM_VERSION_MINOR 2
+#define CLOTHSIM_VERSION_MINOR 3
 /** Patch version: changes for fixes that add nothing. */
 #define CLOTHSIM_VERSION_PATCH 0
 

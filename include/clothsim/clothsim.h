@@ -14,6 +14,7 @@
 #include "mesh.h"
 #include "state.h"
 #include "bending.h"
+#include "material.h"
 #include "constraints.h"
 #include "smooth.h"
 #include "threads.h"
@@ -138,21 +139,30 @@ CLOTH_API cloth_status cloth_set_gravity(cloth_t *cloth, const float g[3]);
 CLOTH_API cloth_status cloth_set_damping(cloth_t *cloth, float rate_per_second);
 
 /**
- * Number of substeps each cloth_step() divides its `dt` into, 1 to 1024.
+ * Number of substeps each cloth_step() divides its `dt` into, 1 to 1024, or
+ * 0: chosen by each step (src/auto.c): XPBD, PBD and semi-rigid start at
+ * 360 substeps a second and, with an automatic strain limit, raise it by a
+ * quarter after a step whose limit needed more than 4 passes and lower it
+ * after one that needed at most 2; explicit integrators take the
+ * stability bound of cloth_set_integrator() (with w_max^2 bounded over the
+ * springs and bending, 10 % to spare); implicit Euler 1; relaxation and
+ * host integrators 16. cloth_stats::substeps_used reports the choice.
  * Default 16. More substeps cost proportionally more and allow stiffer springs.
- * @return ::CLOTH_ERR_INVALID_ARGUMENT for a NULL cloth or a count outside 1..1024.
+ * @return ::CLOTH_ERR_INVALID_ARGUMENT for a NULL cloth or a count above 1024.
  */
 CLOTH_API cloth_status cloth_set_substeps(cloth_t *cloth, uint32_t substeps);
 
 /**
  * Jacobi iterations per substep for ::CLOTH_INTEGRATOR_PBD (Gauss-Seidel
- * sweeps for ::CLOTH_INTEGRATOR_XPBD), 1 to 1024.
+ * sweeps for ::CLOTH_INTEGRATOR_XPBD), 1 to 1024, or 0: chosen (1 for
+ * XPBD, whose accuracy comes from substeps, 4 for PBD;
+ * cloth_stats::iterations_used).
  * Default 8. The other built-in integrators ignore it; a host integrator sees
  * it in ::cloth_step_view. XPBD on a grid keeps one multiplier per spring
  * (24 bytes per particle with 12 neighbours, 48 with 24) while the count is
  * above 1, and frees them at 1.
- * @return ::CLOTH_ERR_INVALID_ARGUMENT for a NULL cloth or a count outside
- *         1..1024; ::CLOTH_ERR_OUT_OF_MEMORY if XPBD's multipliers cannot be
+ * @return ::CLOTH_ERR_INVALID_ARGUMENT for a NULL cloth or a count above
+ *         1024; ::CLOTH_ERR_OUT_OF_MEMORY if XPBD's multipliers cannot be
  *         allocated (the count stays as it was).
  */
 CLOTH_API cloth_status cloth_set_iterations(cloth_t *cloth, uint32_t iterations);

@@ -207,7 +207,13 @@ CLOTH_API cloth_status cloth_get_tether_schedule(const cloth_t *cloth, cloth_tet
  * @param cloth the cloth
  * @param max_strain in [0, 10]: 0.05 lets a spring grow 5 % past its rest
  *        length, 0 not at all.
- * @param passes 0 switches limiting off (the default); at most 1024.
+ * @param passes at most 1024; 0 with `max_strain` > 0 chooses them each
+ *        step: from one fewer than the last step needed, one more pass at
+ *        a time (each followed by the colliders) until no structural or
+ *        shear spring is past `1 + 1.01 max_strain` (plus 1e-5 for float
+ *        rounding), at most 64 (cloth_stats::limit_passes_used,
+ *        cloth_stats::step_max_strain). 0 with `max_strain` 0 switches
+ *        limiting off (the default).
  * @return ::CLOTH_ERR_INVALID_ARGUMENT for a NULL cloth, a `max_strain`
  *         outside [0, 10] (NaN included) or more than 1024 passes;
  *         ::CLOTH_ERR_OUT_OF_MEMORY if a grid's levels cannot be allocated.
@@ -216,7 +222,8 @@ CLOTH_API cloth_status cloth_get_tether_schedule(const cloth_t *cloth, cloth_tet
 CLOTH_API cloth_status cloth_set_strain_limit(cloth_t *cloth, float max_strain, uint32_t passes);
 
 /**
- * The strain limit in use: `*passes` is 0 while it is off.
+ * The strain limit in use: `*passes` is 0 while it is off or automatic
+ * (then `*max_strain` > 0).
  * @return ::CLOTH_ERR_INVALID_ARGUMENT for NULL pointers.
  */
 CLOTH_API cloth_status cloth_get_strain_limit(const cloth_t *cloth, float *max_strain, uint32_t *passes);

@@ -199,7 +199,20 @@ typedef struct cloth_stats {
      * leaves it 0. Divide by cloth_particle_count() for bytes per particle.
      */
     uint64_t memory_bytes;
-    uint32_t reserved[14];         /**< zero: room for fields added within this major version */
+    /**
+     * The worst strain of any structural or shear spring after the last
+     * cloth_step() that returned ::CLOTH_OK, as the host reads the cloth:
+     * what the stretch guarantee (cloth_material::max_strain, the strain
+     * limit) bounds. Measured in float. 0 before the first step.
+     */
+    float step_max_strain;
+    /** The substeps the last cloth_step() took (its automatic choice when cloth_set_substeps() was given 0). */
+    uint32_t substeps_used;
+    /** The iterations per substep of the last cloth_step() (likewise for cloth_set_iterations()). */
+    uint32_t iterations_used;
+    /** The strain limit's passes in the last cloth_step() (0 while the limit is off). */
+    uint32_t limit_passes_used;
+    uint32_t reserved[10];         /**< zero: room for fields added within this major version */
 } cloth_stats;
 
 /** Zero `stats` and set `struct_size`. A NULL `stats` is ignored. */

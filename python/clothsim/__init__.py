@@ -36,6 +36,7 @@ from ._lib import (
     ClothError,
     ClothLibraryError,
     Integrator,
+    MaterialPreset,
     SpringType,
     Status,
     TetherSchedule,
@@ -47,6 +48,7 @@ from ._lib import (
 from .cloth import Cloth
 from .colliders import Collider
 from .hooks import CustomIntegrator, StepView, Task
+from .materials import Material, material
 from .readback import SmoothSurface, Springs, Stats
 
 # The C names of the status codes, for code that mirrors the C API.
@@ -69,6 +71,9 @@ __all__ = [
     "SpringType",
     "TetherSchedule",
     "WatchdogAction",
+    "MaterialPreset",
+    "Material",
+    "material",
     "Stats",
     "SmoothSurface",
     "Springs",

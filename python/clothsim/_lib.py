@@ -1,9 +1,9 @@
 """Loading libclothsim and declaring its C signatures for ctypes.
 
 Everything that knows the C ABI lives here: the enums and constants, the
-structs (descs, statistics, the integrator plug-in's view and table), the
-callback types (CALLBACKS) and one table, SIGNATURES, with the restype and
-argtypes of every public function. The table is applied to the library when
+structs (descs, statistics, materials, the integrator plug-in's view and
+table), the callback types (CALLBACKS) and one table, SIGNATURES, with the
+restype and argtypes of every public function. The table is applied to the library when
 it is loaded, so a call with a wrong argument type fails with
 ctypes.ArgumentError instead of passing garbage; tests/ffi/check_headers.py
 compares it with the public headers.
@@ -27,6 +27,7 @@ __all__ = [
     "SpringType",
     "TetherSchedule",
     "WatchdogAction",
+    "MaterialPreset",
     "EXPECTED_MAJOR",
     "MIN_MINOR",
     "lib",
@@ -40,7 +41,7 @@ __all__ = [
 # library with the same major version and at least this minor version has
 # every function and desc field used here.
 EXPECTED_MAJOR = 0
-MIN_MINOR = 2
+MIN_MINOR = 3
 
 
 class Status(enum.IntEnum):
@@ -92,6 +93,17 @@ class WatchdogAction(enum.IntEnum):
     RESTORE = 1
 
 
+class MaterialPreset(enum.IntEnum):
+    """cloth_material_preset: the named fabrics of cloth_material_init() (material.h)."""
+
+    COTTON = 0
+    SILK = 1
+    DENIM = 2
+    LEATHER = 3
+    JERSEY = 4
+    RUBBER = 5
+
+
 # The public enums: C name -> (class, prefix of its constants in C).
 ENUMS = {
     "cloth_status": (Status, "CLOTH_"),
@@ -99,6 +111,7 @@ ENUMS = {
     "cloth_spring_type": (SpringType, "CLOTH_SPRING_"),
     "cloth_tether_schedule": (TetherSchedule, "CLOTH_TETHERS_"),
     "cloth_watchdog_action": (WatchdogAction, "CLOTH_WATCHDOG_"),
+    "cloth_material_preset": (MaterialPreset, "CLOTH_MATERIAL_"),
 }
 
 # The public object-like macros other than the version (tests/ffi/check_headers.py
@@ -229,7 +242,31 @@ class StatsStruct(ctypes.Structure):
         ("watchdog_max_strain", ctypes.c_float),
         ("watchdog_kinetic_energy", ctypes.c_float),
         ("memory_bytes", ctypes.c_uint64),
-        ("reserved", ctypes.c_uint32 * 14),
+        ("step_max_strain", ctypes.c_float),
+        ("substeps_used", ctypes.c_uint32),
+        ("iterations_used", ctypes.c_uint32),
+        ("limit_passes_used", ctypes.c_uint32),
+        ("reserved", ctypes.c_uint32 * 10),
+    ]
+
+
+class MaterialStruct(ctypes.Structure):
+    """cloth_material, field for field (include/clothsim/material.h).
+
+    Fill it with cloth_material_init() (which sets ``struct_size`` and zeroes
+    ``reserved``) before changing fields and passing it to cloth_set_material().
+    """
+
+    c_name = "cloth_material"
+    _fields_ = [
+        ("struct_size", ctypes.c_uint32),
+        ("density", ctypes.c_float),
+        ("stretch_modulus", ctypes.c_float),
+        ("shear_modulus", ctypes.c_float),
+        ("bending_rigidity", ctypes.c_float),
+        ("max_strain", ctypes.c_float),
+        ("damping", ctypes.c_float),
+        ("reserved", ctypes.c_uint32 * 9),
     ]
 
 
@@ -322,7 +359,7 @@ CALLBACKS = {
 }
 
 # Every public struct with members (the same check).
-STRUCTS = (Allocator, GridDesc, MeshDesc, StatsStruct, StepViewStruct, IntegratorVtable)
+STRUCTS = (Allocator, GridDesc, MeshDesc, StatsStruct, MaterialStruct, StepViewStruct, IntegratorVtable)
 
 # Room for a desc as a newer library of the same major version may lay it
 # out: cloth_*_desc_init() writes the library's sizeof, which may exceed the
@@ -362,6 +399,10 @@ SIGNATURES = {
     "cloth_set_jacobi_weight": (c_status, [c_cloth_p, _F]),
     # bending.h
     "cloth_set_bending_stiffness": (c_status, [c_cloth_p, _F]),
+    # material.h
+    "cloth_material_init": (None, [ctypes.POINTER(MaterialStruct), c_enum]),
+    "cloth_set_material": (c_status, [c_cloth_p, ctypes.POINTER(MaterialStruct)]),
+    "cloth_get_material": (c_status, [c_cloth_p, ctypes.POINTER(MaterialStruct)]),
     # constraints.h
     "cloth_set_tethers": (c_status, [c_cloth_p, _F]),
     "cloth_get_tethers": (c_status, [c_cloth_p, c_float_p]),

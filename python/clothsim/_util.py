@@ -31,17 +31,19 @@ def u32(value, function, status=Status.ERR_INVALID_ARGUMENT):
     return value
 
 
-def desc_buffer(struct_type, init_name):
+def desc_buffer(struct_type, init_name, *init_args):
     """A struct filled by the library's init function, in room for a newer layout.
 
-    cloth_*_desc_init() and cloth_stats_init() write as many bytes as the
-    *library's* struct has, so the struct is placed at the start of a larger
-    zeroed buffer; the library then sees its own defaults in any field newer
-    than this package. Returns (struct, storage); keep the storage alive.
+    cloth_*_desc_init(), cloth_stats_init() and cloth_material_init() write
+    as many bytes as the *library's* struct has, so the struct is placed at
+    the start of a larger zeroed buffer; the library then sees its own
+    defaults in any field newer than this package. `init_args` follow the
+    struct pointer (cloth_material_init's preset). Returns (struct, storage);
+    keep the storage alive.
     """
     storage = (ctypes.c_uint64 * (DESC_BUFFER_BYTES // 8))()
     desc = struct_type.from_buffer(storage)
-    getattr(lib(), init_name)(ctypes.byref(desc))
+    getattr(lib(), init_name)(ctypes.byref(desc), *init_args)
     size = desc.struct_size
     if size < ctypes.sizeof(struct_type) or size > DESC_BUFFER_BYTES:
         raise ClothLibraryError(

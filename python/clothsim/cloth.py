@@ -3,6 +3,7 @@
 import ctypes
 
 from . import _buffers, _build, readback
+from . import materials as _materials
 from ._lib import (
     ENQUEUE_TASK_FN,
     FINISH_TASK_FN,
@@ -210,12 +211,14 @@ class Cloth:
         check(lib().cloth_set_damping(self._live(), rate_per_second), "cloth_set_damping")
 
     def set_substeps(self, substeps):
-        """Substeps per step, 1..1024. Default 16."""
+        """Substeps per step, 1..1024, or 0 for automatic (the library picks
+        them each step; :meth:`stats` reports ``substeps_used``). Default 16."""
         n = _u32(substeps, "cloth_set_substeps")
         check(lib().cloth_set_substeps(self._live(), n), "cloth_set_substeps")
 
     def set_iterations(self, iterations):
-        """PBD Jacobi iterations per substep, 1..1024. Default 8."""
+        """PBD Jacobi iterations (XPBD sweeps) per substep, 1..1024, or 0 for
+        automatic (:meth:`stats` reports ``iterations_used``). Default 8."""
         n = _u32(iterations, "cloth_set_iterations")
         check(lib().cloth_set_iterations(self._live(), n), "cloth_set_iterations")
 
@@ -246,6 +249,28 @@ class Cloth:
         integrators (bending.h)."""
         check(lib().cloth_set_bending_stiffness(self._live(), k_bend), "cloth_set_bending_stiffness")
 
+    # --- material (material.h) -----------------------------------------------
+
+    def set_material(self, material):
+        """Make the cloth of a fabric: a :class:`Material`, or a preset
+        ('cotton', 'silk', 'denim', 'leather', 'jersey', 'rubber', a
+        :class:`MaterialPreset` or its int). Sets the masses, spring
+        stiffnesses, bending, tethers, strain limit (automatic passes) and
+        damping for this cloth's spacing and triangles (material.h); the
+        setters of those keep working after it. A preset int that is no
+        preset, or values out of range, raise ClothError with
+        Status.ERR_INVALID_ARGUMENT and change nothing."""
+        handle = self._live()
+        raw, storage = _materials.to_struct(material)
+        check(lib().cloth_set_material(handle, ctypes.byref(raw)), "cloth_set_material")
+        del storage
+
+    @property
+    def material(self):
+        """The :class:`Material` last set with :meth:`set_material`, or None
+        if the cloth never had one (cloth_get_material)."""
+        return _materials.read_material(self._live())
+
     # --- constraints (constraints.h) --------------------------------------------
 
     def set_tethers(self, scale):
@@ -275,13 +300,16 @@ class Cloth:
     def set_strain_limit(self, max_strain, passes):
         """After each step, no structural or shear spring longer than
         (1 + max_strain) times its rest length, as far as ``passes``
-        Gauss-Seidel passes reach. max_strain in [0, 10]; passes 0 (off) to 1024."""
+        Gauss-Seidel passes reach. max_strain in [0, 10]; passes 1 to 1024,
+        or 0: automatic passes with max_strain > 0, off with max_strain 0
+        (:meth:`stats` reports ``limit_passes_used``)."""
         n = _u32(passes, "cloth_set_strain_limit")
         check(lib().cloth_set_strain_limit(self._live(), max_strain, n), "cloth_set_strain_limit")
 
     @property
     def strain_limit(self):
-        """(max_strain, passes); passes is 0 while the limit is off."""
+        """(max_strain, passes); passes is 0 while the limit is off, and
+        with max_strain > 0 while its passes are automatic."""
         m, n = ctypes.c_float(), ctypes.c_uint32()
         check(
             lib().cloth_get_strain_limit(self._live(), ctypes.byref(m), ctypes.byref(n)),

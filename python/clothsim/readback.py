@@ -38,6 +38,12 @@ class Stats:
     OK), ``watchdog_trips``. Of the state now: ``spring_count``,
     ``max_strain``, ``min_strain``, ``mean_strain``, ``kinetic_energy`` (J,
     free particles) and ``memory_bytes`` (held through the allocator).
+    After the last step that returned OK: ``step_max_strain`` (the worst
+    structural or shear strain as the host reads it, what
+    Material.max_strain and the strain limit bound); and what the last step
+    took, its automatic choices included: ``substeps_used``,
+    ``iterations_used`` (per substep) and ``limit_passes_used`` (0 while the
+    strain limit is off).
     """
 
     contacts: int
@@ -53,6 +59,10 @@ class Stats:
     watchdog_max_strain: float
     watchdog_kinetic_energy: float
     memory_bytes: int
+    step_max_strain: float
+    substeps_used: int
+    iterations_used: int
+    limit_passes_used: int
 
 
 def read_stats(handle):

@@ -25,6 +25,8 @@
  */
 #include "strain_kernels.h"
 
+#include "platform/target.h"
+
 #include <string.h>
 
 typedef struct limit_pass {
@@ -94,9 +96,8 @@ static void limit_mesh(const limit_pass *pass)
     }
 }
 
-void cloth_strain_limit_apply(cloth_t *cloth, float dt)
+void cloth_strain_limit_apply(cloth_t *cloth, float dt, uint32_t first, uint32_t passes)
 {
-    const uint32_t passes = cloth->strain_passes;
     if (passes == 0u) {
         return;
     }
@@ -116,7 +117,7 @@ void cloth_strain_limit_apply(cloth_t *cloth, float dt)
     pass.block_rows = fine_block_rows(cloth->rows);
     const uint32_t blocks = (cloth->rows + pass.block_rows - 1u) / pass.block_rows;
     const uint32_t min_blocks = cloth_grid_min_blocks(pass.block_rows, cloth->cols);
-    for (uint32_t it = 0; it < passes; ++it) {
+    for (uint32_t it = first; it < first + passes; ++it) {
         if (it < cloth->strain_level_sweeps) {
             cloth_strain_levels_apply(cloth, pass.scale, pass.c.inv_dt);
         }
@@ -139,7 +140,8 @@ cloth_status cloth_set_strain_limit(cloth_t *cloth, float max_strain, uint32_t p
     if (cloth == NULL || !(max_strain >= 0.0f && max_strain <= 10.0f) || passes > CLOTH_MAX_ITERATIONS) {
         return CLOTH_ERR_INVALID_ARGUMENT;
     }
-    if (passes == 0u) {
+    const bool automatic = passes == 0u && max_strain > 0.0f;
+    if (passes == 0u && !automatic) {
         cloth_strain_levels_free(cloth);
     } else {
         const cloth_status st = cloth_strain_levels_alloc(cloth);
@@ -149,6 +151,7 @@ cloth_status cloth_set_strain_limit(cloth_t *cloth, float max_strain, uint32_t p
     }
     cloth->max_strain = max_strain;
     cloth->strain_passes = passes;
+    cloth->strain_passes_auto = automatic;
     return CLOTH_OK;
 }
 
@@ -181,4 +184,69 @@ cloth_status cloth_get_strain_level_sweeps(const cloth_t *cloth, uint32_t *sweep
     }
     *sweeps = cloth->strain_level_sweeps;
     return CLOTH_OK;
+}
+
+/* The worst strain: per worker, the largest squared length over squared
+ * rest length of the structural and shear springs of some rows. */
+typedef struct worst_pass {
+    const cloth_t *cloth;
+    float ratio2[CLOTH_MAX_THREADS];
+} worst_pass;
+
+static CLOTH_INLINE_ALWAYS float run_ratio2(const float *restrict x, const float *restrict y, const float *restrict z,
+                                            uint32_t begin, uint32_t end, uint32_t di, float inv_rest2, float top)
+{
+    for (uint32_t i = begin; i < end; ++i) {
+        const float dx = x[i + di] - x[i], dy = y[i + di] - y[i], dz = z[i + di] - z[i];
+        const float r = (dx * dx + dy * dy + dz * dz) * inv_rest2;
+        top = r > top ? r : top;
+    }
+    return top;
+}
+
+static void worst_rows(uint32_t begin, uint32_t end, uint32_t worker, void *ctx)
+{
+    worst_pass *pass = ctx;
+    const cloth_t *cloth = pass->cloth;
+    const cloth_particles *p = &cloth->p;
+    float top = pass->ratio2[worker % CLOTH_MAX_THREADS];
+    for (uint32_t r = begin; r < end; ++r) {
+        for (uint32_t f = 0; f < CLOTH_GRID_FAMILIES; ++f) {
+            uint32_t b, e, di;
+            if (!limited(cloth_grid_families[f].type) || !cloth_family_active(cloth, f) ||
+                !cloth_family_row(cloth, f, r, &b, &e, &di)) {
+                continue;
+            }
+            const float rest = cloth->family_rest[f];
+            top = run_ratio2(p->x, p->y, p->z, b, e, di, 1.0f / (rest * rest), top);
+        }
+    }
+    pass->ratio2[worker % CLOTH_MAX_THREADS] = top;
+}
+
+float cloth_strain_limit_worst(cloth_t *cloth)
+{
+    worst_pass pass;
+    memset(&pass, 0, sizeof pass);
+    pass.cloth = cloth;
+    float top = 0.0f;
+    if (cloth->tris == NULL) {
+        const uint32_t min_rows = (CLOTH_PARTICLES_PER_RANGE + cloth->cols - 1u) / cloth->cols;
+        cloth_parallel_for(cloth, worst_rows, cloth->rows, min_rows, &pass);
+        for (uint32_t k = 0; k < CLOTH_MAX_THREADS; ++k) {
+            top = pass.ratio2[k] > top ? pass.ratio2[k] : top;
+        }
+    } else {
+        const cloth_particles *p = &cloth->p;
+        const uint32_t end = cloth->type_begin[CLOTH_SPRING_SHEAR + 1];
+        for (uint32_t s = cloth->type_begin[CLOTH_SPRING_STRUCTURAL]; s < end; ++s) {
+            const uint32_t i = cloth->spring_ij[2u * s], j = cloth->spring_ij[2u * s + 1u];
+            const float dx = p->x[j] - p->x[i], dy = p->y[j] - p->y[i], dz = p->z[j] - p->z[i];
+            const float rest = cloth->spring_rest[s];
+            const float r = (dx * dx + dy * dy + dz * dz) / (rest * rest);
+            top = r > top ? r : top;
+        }
+    }
+    /* NaN compares false and leaves top; the finite check catches it */
+    return top > 0.0f ? sqrtf(top) - 1.0f : (cloth->count > 0u ? -1.0f : 0.0f);
 }

@@ -38,6 +38,7 @@ typedef void span_fn(const struct grid_pass *p, uint32_t begin, uint32_t end);
  * their first ends in columns [c0, c1)). Made once per substep rather than
  * for every row. */
 typedef struct pass_family {
+    uint32_t index; /* in cloth_grid_families */
     uint32_t dr, c0, c1;
     xpbd_span span;
 } pass_family;
@@ -194,14 +195,20 @@ static void solve_row(const grid_pass *p, uint32_t r)
         if (r + f->dr >= p->cloth->rows) {
             continue;
         }
-        xpbd_span span = f->span;
-        span.row_start = row_start;
-        span.begin = row_start + f->c0;
-        span.end = row_start + f->c1;
-        p->solver->kernel(&span);
-        if (span.mask_shift != XPBD_SPAN_ALL) {
-            span.parity = 1u;
+        cloth_subrun piece[3];
+        const uint32_t n = cloth_family_edges(p->cloth, f->index, r, row_start + f->c0, row_start + f->c1, piece);
+        for (uint32_t m = 0; m < n; ++m) {
+            xpbd_span span = f->span;
+            span.row_start = row_start;
+            span.begin = piece[m].begin;
+            span.end = piece[m].end;
+            /* half the stiffness: twice the compliance */
+            span.alpha_tilde = piece[m].scale == 1.0f ? span.alpha_tilde : span.alpha_tilde / piece[m].scale;
             p->solver->kernel(&span);
+            if (span.mask_shift != XPBD_SPAN_ALL) {
+                span.parity = 1u;
+                p->solver->kernel(&span);
+            }
         }
     }
 }
@@ -317,6 +324,7 @@ cloth_status cloth_xpbd_grid_step(const xpbd_grid_solver *solver, const cloth_st
             continue; /* off, or no row has such a spring */
         }
         pass_family *pf = &p.family[p.families++];
+        pf->index = f;
         pf->dr = (uint32_t)fam->dr;
         pf->c0 = begin;
         pf->c1 = end;

@@ -4,7 +4,8 @@
 // every particle and its exceptions come out of step(); then every function
 // added with the rest of the API: meshes, colliders, parameters, the smooth
 // surface, springs, snapshots and the state hash, statistics, the watchdog,
-// threads, task hooks, the external force hook and a host integrator. Run by
+// threads, task hooks, the external force hook, a host integrator and
+// materials. Run by
 // tests/ffi/run_node_example.cmake next to a copy of clothsim.js.
 
 const assert = require('node:assert/strict');
@@ -206,6 +207,10 @@ check('statistics count the steps', () => {
   assert.equal(fresh.steps, 0);
   assert.equal(fresh.stepSeconds, 0);
   assert.ok(fresh.memoryBytes > 0);
+  assert.deepEqual(
+    [fresh.stepMaxStrain, fresh.substepsUsed, fresh.iterationsUsed, fresh.limitPassesUsed],
+    [0, 0, 0, 0],
+  );
   stepped(cloth, 7);
   const s = cloth.stats();
   assert.equal(s.steps, 7);
@@ -213,7 +218,87 @@ check('statistics count the steps', () => {
   assert.ok(s.maxStrain[0] > 0);
   assert.ok(s.kineticEnergy > 0);
   assert.equal(s.watchdogTrips, 0);
+  assert.deepEqual([s.substepsUsed, s.iterationsUsed, s.limitPassesUsed], [16, 8, 0]);
+  assert.ok(s.stepMaxStrain > 0);
+  cloth.setIntegrator('pbd');
+  cloth.setSubsteps(4);
+  cloth.setIterations(3);
+  cloth.setStrainLimit(0.1, 2);
+  const fixed = stepped(cloth, 1).stats();
+  assert.deepEqual([fixed.substepsUsed, fixed.iterationsUsed, fixed.limitPassesUsed], [4, 3, 2]);
+  cloth.setSubsteps(0); // automatic
+  cloth.setIterations(0);
+  cloth.setStrainLimit(0.1, 0);
+  assert.deepEqual(cloth.strainLimit, [Math.fround(0.1), 0]);
+  const auto = stepped(cloth, 1).stats();
+  assert.ok(auto.substepsUsed > 0 && auto.iterationsUsed > 0 && auto.limitPassesUsed > 0);
+  assert.throws(() => cloth.setSubsteps(1025), isStatus(clothsim.Status.ERR_INVALID_ARGUMENT));
   cloth.destroy();
+});
+
+check('material presets, refusals, a round trip and the stats of a step', () => {
+  const names = ['cotton', 'silk', 'denim', 'leather', 'jersey', 'rubber'];
+  assert.deepEqual(Object.keys(clothsim.MaterialPreset), names);
+  for (const name of names) {
+    const m = clothsim.Material.preset(name);
+    assert.ok(m instanceof clothsim.Material);
+    assert.ok(m.density > 0, name);
+    assert.ok(m.stretchModulus > 0, name);
+    assert.deepEqual(clothsim.material(clothsim.MaterialPreset[name]), m);
+  }
+  assert.equal(clothsim.material('denim').stretchModulus, 8500);
+  assert.equal(clothsim.material('rubber').maxStrain, 0);
+  // an unknown preset: density 0, which setMaterial refuses
+  for (const v of [6, -1, 99, 2 ** 32 + 1]) assert.equal(clothsim.Material.preset(v).density, 0, `preset ${v}`);
+  assert.throws(() => clothsim.material('tweed'), RangeError);
+
+  const cloth = clothsim.Cloth.grid(5, 5, { spacing: 0.02 });
+  assert.equal(cloth.material, null); // never had one
+  assert.throws(() => cloth.setMaterial(6), isStatus(clothsim.Status.ERR_INVALID_ARGUMENT));
+  assert.throws(() => cloth.setMaterial(clothsim.Material.preset(99)), isStatus(clothsim.Status.ERR_INVALID_ARGUMENT));
+  const tooStretchy = clothsim.material('cotton');
+  tooStretchy.maxStrain = 11;
+  assert.throws(() => cloth.setMaterial(tooStretchy), isStatus(clothsim.Status.ERR_INVALID_ARGUMENT));
+  assert.throws(() => cloth.setMaterial({ density: 1 }), TypeError);
+  assert.equal(cloth.material, null); // refusals change nothing
+
+  const denim = clothsim.Material.preset('denim');
+  denim.maxStrain = 0.0625; // float32-exact, so the round trip is too
+  denim.damping = 0.5;
+  cloth.setMaterial(denim);
+  assert.deepEqual(cloth.material, denim);
+  assert.equal(cloth.tethers, 1.0625);
+  assert.deepEqual(cloth.strainLimit, [0.0625, 0]); // automatic passes
+  cloth.setMaterial('silk');
+  assert.deepEqual(cloth.material, clothsim.material('silk'));
+  cloth.setMaterial(clothsim.MaterialPreset.rubber);
+  assert.deepEqual(cloth.strainLimit, [0, 0]);
+  cloth.destroy();
+
+  const hung = hanging(8);
+  hung.setIntegrator('xpbd');
+  hung.setMaterial('cotton');
+  hung.setSubsteps(0);
+  const s = stepped(hung, 3).stats();
+  assert.ok(s.substepsUsed > 0);
+  assert.ok(s.iterationsUsed > 0);
+  assert.ok(s.limitPassesUsed > 0);
+  assert.ok(Number.isFinite(s.stepMaxStrain));
+  // from a hook it is busy
+  const busy = [];
+  hung.setExternalForce(() => {
+    try {
+      hung.setMaterial('denim');
+    } catch (e) {
+      busy.push(e.status);
+    }
+    return [0, 0, 0];
+  });
+  hung.setSubsteps(1);
+  hung.step(1 / 60);
+  assert.deepEqual(busy, [clothsim.Status.ERR_BUSY]);
+  assert.deepEqual(hung.material, clothsim.material('cotton'));
+  hung.destroy();
 });
 
 check('snapshots restore the state hash; bad ones change nothing', () => {

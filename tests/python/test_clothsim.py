@@ -292,10 +292,13 @@ class TestErrors(unittest.TestCase, StatusAssertions):
     def test_parameters_are_validated(self):
         invalid = Status.ERR_INVALID_ARGUMENT
         c = self.cloth
-        self.assertStatus(invalid, c.set_substeps, 0)
         self.assertStatus(invalid, c.set_substeps, 1025)
         self.assertStatus(invalid, c.set_substeps, 2**32 + 4)  # would wrap to 4 unchecked
-        self.assertStatus(invalid, c.set_iterations, 0)
+        self.assertStatus(invalid, c.set_substeps, -1)
+        self.assertStatus(invalid, c.set_iterations, 1025)
+        self.assertStatus(invalid, c.set_iterations, 2**32)  # would wrap to 0 (automatic) unchecked
+        c.set_substeps(0)  # automatic
+        c.set_iterations(0)
         self.assertStatus(invalid, c.set_damping, -1)
         self.assertStatus(invalid, c.set_damping, float("inf"))
         self.assertStatus(invalid, c.set_stiffness, "shear", -1)
@@ -800,6 +803,8 @@ class TestStats(unittest.TestCase):
         with hanging_grid(6, 5) as c:
             fresh = c.stats()
             self.assertEqual((fresh.steps, fresh.step_seconds, fresh.contacts), (0, 0.0, 0))
+            used = (fresh.step_max_strain, fresh.substeps_used, fresh.iterations_used, fresh.limit_passes_used)
+            self.assertEqual(used, (0.0, 0, 0, 0))
             self.assertEqual(sum(fresh.spring_count), c.spring_count)
             self.assertGreater(fresh.memory_bytes, 0)
             for _ in range(7):
@@ -815,6 +820,121 @@ class TestStats(unittest.TestCase):
             # kinetic energy of the free particles, 0.01 kg each
             ke = sum(0.5 * 0.01 * sum(v * v for v in vel) for i, vel in enumerate(rows_of(c.velocities())) if i not in (0, 4))
             self.assertAlmostEqual(st.kinetic_energy, ke, delta=1e-4 * ke)
+            # what the step took: the defaults, no strain limit
+            self.assertEqual((st.substeps_used, st.iterations_used, st.limit_passes_used), (16, 8, 0))
+            self.assertGreater(st.step_max_strain, 0.0)
+            self.assertLessEqual(st.step_max_strain, max(st.max_strain[:2]) + 1e-6)
+
+    def test_what_the_step_took(self):
+        with hanging_grid(6, 5) as c:
+            c.set_integrator("pbd")
+            c.set_substeps(4)
+            c.set_iterations(3)
+            c.set_strain_limit(0.1, 2)
+            c.step(1 / 60)
+            st = c.stats()
+            self.assertEqual((st.substeps_used, st.iterations_used, st.limit_passes_used), (4, 3, 2))
+            # automatic: the library's choice, at least one of each
+            c.set_substeps(0)
+            c.set_iterations(0)
+            c.set_strain_limit(0.1, 0)
+            self.assertEqual(c.strain_limit[1], 0)
+            c.step(1 / 60)
+            st = c.stats()
+            self.assertGreater(st.substeps_used, 0)
+            self.assertGreater(st.iterations_used, 0)
+            self.assertGreater(st.limit_passes_used, 0)
+
+
+class TestMaterial(unittest.TestCase, StatusAssertions):
+    NAMES = ("cotton", "silk", "denim", "leather", "jersey", "rubber")
+
+    def test_every_preset_has_a_density(self):
+        self.assertEqual([p.name.lower() for p in clothsim.MaterialPreset], list(self.NAMES))
+        for preset in clothsim.MaterialPreset:
+            m = clothsim.Material.preset(preset)
+            self.assertIsInstance(m, clothsim.Material)
+            self.assertGreater(m.density, 0.0, preset.name)
+            self.assertGreater(m.stretch_modulus, 0.0, preset.name)
+            self.assertGreaterEqual(m.max_strain, 0.0, preset.name)
+            self.assertEqual(clothsim.material(preset.name.lower()), m)
+            self.assertEqual(clothsim.material(int(preset)), m)
+        # two rows of material.h's table
+        denim = clothsim.material("denim")
+        self.assertAlmostEqual(denim.density, 0.40, places=6)
+        self.assertEqual(denim.stretch_modulus, 8500.0)
+        self.assertEqual(clothsim.material("rubber").max_strain, 0.0)
+
+    def test_an_unknown_preset_has_density_zero_and_is_refused(self):
+        invalid = Status.ERR_INVALID_ARGUMENT
+        for value in (6, -1, 99, 2**31, 2**32 + 1):  # 2**32 + 1 must not wrap onto silk
+            self.assertEqual(clothsim.Material.preset(value).density, 0.0, value)
+        with self.assertRaises(ValueError):
+            clothsim.material("tweed")
+        with clothsim.Cloth.grid(4, 4) as c:
+            self.assertStatus(invalid, c.set_material, 6)
+            self.assertStatus(invalid, c.set_material, clothsim.Material.preset(99))
+            bad = clothsim.material("cotton")
+            bad.max_strain = 11.0
+            self.assertStatus(invalid, c.set_material, bad)
+            bad = clothsim.material("cotton")
+            bad.density = -1.0
+            self.assertStatus(invalid, c.set_material, bad)
+            with self.assertRaises(ValueError):
+                c.set_material("tweed")
+            with self.assertRaises(TypeError):
+                c.set_material(1.5)
+            self.assertIsNone(c.material, "refused materials change nothing")
+
+    def test_set_material_then_get_material_round_trips(self):
+        with clothsim.Cloth.grid(5, 5, spacing=0.02) as c:
+            self.assertIsNone(c.material, "a cloth that never had one")
+            denim = clothsim.Material.preset("denim")
+            denim.max_strain = 0.0625  # float32-exact, so the round trip is too
+            denim.damping = 0.5
+            c.set_material(denim)
+            self.assertEqual(c.material, denim)
+            # what it set: tethers at 1 + max_strain, the limit with automatic passes
+            self.assertEqual(c.tethers, 1.0625)
+            self.assertEqual(c.strain_limit, (0.0625, 0))
+            self.assertEqual(c.tether_schedule, "last_substep")
+            # by name and by enum
+            c.set_material("silk")
+            self.assertEqual(c.material, clothsim.material("silk"))
+            c.set_material(clothsim.MaterialPreset.RUBBER)
+            self.assertEqual(c.material, clothsim.material("rubber"))
+            self.assertEqual(c.strain_limit, (0.0, 0), "rubber has no stretch bound")
+            self.assertEqual(c.tethers, 0.0)
+
+    def test_stats_after_a_step_on_a_material(self):
+        with hanging_grid(8, 8) as c:
+            c.set_integrator("xpbd")
+            c.set_material("cotton")
+            c.set_substeps(0)
+            for _ in range(3):
+                c.step(1 / 60)
+            st = c.stats()
+            self.assertGreater(st.substeps_used, 0)
+            self.assertGreater(st.iterations_used, 0)
+            self.assertGreater(st.limit_passes_used, 0, "cotton's max_strain turns the limit on")
+            self.assertTrue(math.isfinite(st.step_max_strain))
+
+    def test_from_a_hook_it_is_busy(self):
+        recorded = []
+
+        def meddle(time, positions, velocities):
+            try:
+                cloth.set_material("denim")
+            except ClothError as exc:
+                recorded.append(exc.status)
+            return (0.0, 0.0, 0.0)
+
+        with clothsim.Cloth.grid(3, 3) as cloth:
+            cloth.set_substeps(1)
+            cloth.set_external_force(meddle)
+            cloth.step(1 / 60)
+            self.assertEqual(recorded, [Status.ERR_BUSY])
+            self.assertIsNone(cloth.material)
 
 
 class TestSnapshots(unittest.TestCase, StatusAssertions):
