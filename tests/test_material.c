@@ -147,7 +147,7 @@ static void test_cantilever(void)
             const double want = elastica_chord_angle(lambdas[l]);
             const cloth_integrator integs[2] = {CLOTH_INTEGRATOR_XPBD, CLOTH_INTEGRATOR_PBD};
             for (int g = 0; g < 2; ++g) {
-                double before = INFINITY;
+                double before = (double)INFINITY;
                 for (size_t k = 0; k < 4u; ++k) {
                     if (integs[g] == CLOTH_INTEGRATOR_PBD && sizes[k] > 16u) {
                         continue; /* the same curvature solve; kept short */
