@@ -252,8 +252,18 @@ typedef struct cloth_subrun {
     uint32_t begin, end;
     float scale;
 } cloth_subrun;
-uint32_t cloth_family_edges(const cloth_t *cloth, uint32_t f, uint32_t r, uint32_t begin, uint32_t end,
-                            cloth_subrun out[3]);
+uint32_t cloth_family_edges_split(const cloth_t *cloth, uint32_t f, uint32_t r, uint32_t begin, uint32_t end,
+                                  cloth_subrun out[3]);
+/* Inline so that the common case, no halving, costs the solvers' row loops no call. */
+static inline uint32_t cloth_family_edges(const cloth_t *cloth, uint32_t f, uint32_t r, uint32_t begin,
+                                          uint32_t end, cloth_subrun out[3])
+{
+    if (!cloth->edge_halving || cloth_grid_families[f].type != CLOTH_SPRING_STRUCTURAL || begin >= end) {
+        out[0] = (cloth_subrun){begin, end, 1.0f};
+        return 1u;
+    }
+    return cloth_family_edges_split(cloth, f, r, begin, end, out);
+}
 /* Whether family f is in use in this grid cloth. */
 bool cloth_family_active(const cloth_t *cloth, uint32_t f);
 /* Range of particles i joined to i + di by family f in row r: [*begin, *end). */

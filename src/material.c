@@ -174,9 +174,6 @@ cloth_status cloth_set_material(cloth_t *cloth, const cloth_material *m)
             return CLOTH_ERR_UNSUPPORTED;
         }
     }
-    if (cloth->tris != NULL && cloth->rest_shape == NULL) {
-        return CLOTH_ERR_INVALID_ARGUMENT; /* not reached: meshes keep their creation shape */
-    }
     derived d;
     memset(&d, 0, sizeof d);
     const size_t mass_bytes = (size_t)cloth->count * sizeof(double);

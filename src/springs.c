@@ -55,15 +55,10 @@ bool cloth_family_row(const cloth_t *cloth, uint32_t f, uint32_t r, uint32_t *be
     return true;
 }
 
-uint32_t cloth_family_edges(const cloth_t *cloth, uint32_t f, uint32_t r, uint32_t begin, uint32_t end,
-                            cloth_subrun out[3])
+uint32_t cloth_family_edges_split(const cloth_t *cloth, uint32_t f, uint32_t r, uint32_t begin, uint32_t end,
+                                  cloth_subrun out[3])
 {
-    const cloth_grid_family *fam = &cloth_grid_families[f];
-    if (!cloth->edge_halving || fam->type != CLOTH_SPRING_STRUCTURAL || begin >= end) {
-        out[0] = (cloth_subrun){begin, end, 1.0f};
-        return 1u;
-    }
-    if (fam->dr == 0) { /* along the row: a border row counts half */
+    if (cloth_grid_families[f].dr == 0) { /* along the row: a border row counts half */
         const bool border = r == 0u || r + 1u == cloth->rows;
         out[0] = (cloth_subrun){begin, end, border ? 0.5f : 1.0f};
         return 1u;

@@ -270,6 +270,7 @@ static void limit_stage(cloth_t *cloth, float dt)
         if (cloth->strain_passes > 0u) {
             cloth_strain_limit_apply(cloth, dt, 0u, cloth->strain_passes);
             (void)constrain(cloth, true);
+            cloth->step_strain = cloth_strain_limit_worst(cloth);
         }
         cloth->passes_used = cloth->strain_passes;
         return;
@@ -338,9 +339,6 @@ cloth_status cloth_step(cloth_t *cloth, float dt)
     cloth->substeps_used = substeps;
     cloth->iterations_used = cloth_auto_iterations(cloth);
     cloth_status st = run_substeps(cloth, dt, substeps);
-    if (st == CLOTH_OK && !cloth->strain_passes_auto && cloth->strain_passes > 0u) {
-        cloth->step_strain = cloth_strain_limit_worst(cloth);
-    }
     if (st == CLOTH_OK && !state_job(cloth, CHECK)) {
         st = CLOTH_ERR_UNSTABLE;
     }

@@ -85,6 +85,24 @@ static double elastica_chord_angle(double lambda)
     return atan2(y[3], y[2]);
 }
 
+/* Pin the first `pinned` particles where they are, damp at `damping` /s
+ * (which settles the cloth sooner and does not move its rest shape), step
+ * at 60 Hz and return the positions (the caller frees them). */
+static float *settle(cloth_t *c, uint32_t pinned, float damping, int steps)
+{
+    CHECK_OK(cloth_set_damping(c, damping));
+    for (uint32_t i = 0; i < pinned; ++i) {
+        CHECK_OK(cloth_pin(c, i, NULL));
+    }
+    for (int step = 0; step < steps; ++step) {
+        CHECK_OK(cloth_step(c, 1.0f / 60.0f));
+    }
+    float *x = malloc(3u * sizeof(float) * cloth_particle_count(c));
+    CHECK(x != NULL);
+    CHECK_OK(cloth_get_positions(c, x, 0u));
+    return x;
+}
+
 /* A strip of `n` particles along its overhang L (rows 1..n; row 0 is a
  * clamp row behind the edge) and 3 across, lying along +z, pinned rows 0
  * and 1, stepped to rest. Returns the tip's chord angle, radians. */
@@ -107,16 +125,7 @@ static double cantilever(const cloth_material *m, double L, uint32_t n, cloth_in
     CHECK_OK(cloth_set_iterations(c, 0u));
     /* PBD's bend springs are not the material's: only the curvature lines bend it */
     CHECK_OK(cloth_set_constraint_stiffness(c, CLOTH_SPRING_BEND, 0.0f));
-    CHECK_OK(cloth_set_damping(c, 8.0f)); /* settles sooner; damping does not move the rest shape */
-    for (uint32_t i = 0; i < 2u * d.cols; ++i) {
-        CHECK_OK(cloth_pin(c, i, NULL));
-    }
-    for (int step = 0; step < 300; ++step) {
-        CHECK_OK(cloth_step(c, 1.0f / 60.0f));
-    }
-    float *x = malloc(3u * sizeof(float) * cloth_particle_count(c));
-    CHECK(x != NULL);
-    CHECK_OK(cloth_get_positions(c, x, 0u));
+    float *x = settle(c, 2u * d.cols, 8.0f, 300);
     const uint32_t tip = n * d.cols + 1u, edge = d.cols + 1u; /* middle column */
     const double dz = (double)x[3u * tip + 2u] - (double)x[3u * edge + 2u];
     const double dy = (double)x[3u * edge + 1u] - (double)x[3u * tip + 1u];
@@ -197,16 +206,7 @@ static void test_hanging_strip(void)
             CHECK_OK(cloth_set_integrator(c, CLOTH_INTEGRATOR_IMPLICIT_EULER));
             CHECK_OK(cloth_set_substeps(c, 0u));
             CHECK_OK(cloth_set_iterations(c, 0u));
-            CHECK_OK(cloth_set_damping(c, 4.0f));
-            for (uint32_t i = 0; i < d.cols; ++i) {
-                CHECK_OK(cloth_pin(c, i, NULL));
-            }
-            for (int step = 0; step < 240; ++step) {
-                CHECK_OK(cloth_step(c, 1.0f / 60.0f));
-            }
-            float *x = malloc(3u * sizeof(float) * cloth_particle_count(c));
-            CHECK(x != NULL);
-            CHECK_OK(cloth_get_positions(c, x, 0u));
+            float *x = settle(c, d.cols, 4.0f, 240);
             const uint32_t bottom = (n - 1u) * d.cols + d.cols / 2u;
             const double got = -(double)x[3u * bottom + 1u] - L;
             const double want = (double)m.density * 9.81 * L * L / (2.0 * (double)m.stretch_modulus);
