@@ -228,6 +228,8 @@ cloth_status cloth_set_material(cloth_t *cloth, const cloth_material *m)
     for (int t = 0; t < CLOTH_SPRING_TYPES; ++t) {
         cloth->stiffness[t] = d.stiffness[t];
     }
+    /* PBD's bend constraints are bend springs too: the rigidity bends it */
+    cloth->constraint_stiffness[CLOTH_SPRING_BEND] = 0.0f;
     cloth->edge_halving = cloth->tris == NULL;
     cloth->rigidity = m->bending_rigidity;
     if (!(m->bending_rigidity > 0.0f)) {

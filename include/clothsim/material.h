@@ -121,6 +121,8 @@ CLOTH_API void cloth_material_init(cloth_material *material, cloth_material_pres
  *   springs cannot set it apart), and its bend springs are switched off.
  *   ::CLOTH_INTEGRATOR_PBD and ::CLOTH_INTEGRATOR_SEMIRIGID do not use the
  *   springs' stiffness; their cloth is as stiff as their iterations make it.
+ *   PBD's bend constraints are switched off too
+ *   (cloth_set_constraint_stiffness() of ::CLOTH_SPRING_BEND becomes 0).
  * - Bending: the rigidity D becomes a curvature constraint along every row
  *   and column of a grid (three particles a, b, c in line: energy
  *   `D w |x_a - 2 x_b + x_c|^2 / (2 s^3)`, w the width the line stands for,
