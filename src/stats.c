@@ -165,11 +165,11 @@ cloth_status cloth_get_stats(const cloth_t *cloth, cloth_stats *out)
     s.watchdog_max_strain = m->measured_strain;
     s.watchdog_kinetic_energy = m->measured_energy;
     s.memory_bytes = (uint64_t)cloth->mem.live_bytes;
-    /* the step measures it when the limit is on; otherwise the state now is
-     * the state the last step left, and the strains above measured it */
-    const bool limit_on = cloth->strain_passes_auto || cloth->strain_passes > 0u;
+    /* The automatic limit measured it to know when to stop; otherwise the
+     * state now is the one the last step left, and the strains above
+     * measured it, so a step need not pay for it. */
     const float now = s.max_strain[0] > s.max_strain[1] ? s.max_strain[0] : s.max_strain[1];
-    s.step_max_strain = cloth->monitor.steps == 0u ? 0.0f : (limit_on ? cloth->step_strain : now);
+    s.step_max_strain = cloth->monitor.steps == 0u ? 0.0f : (cloth->strain_passes_auto ? cloth->step_strain : now);
     s.substeps_used = cloth->substeps_used;
     s.iterations_used = cloth->iterations_used;
     s.limit_passes_used = cloth->passes_used;

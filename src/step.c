@@ -270,7 +270,6 @@ static void limit_stage(cloth_t *cloth, float dt)
         if (cloth->strain_passes > 0u) {
             cloth_strain_limit_apply(cloth, dt, 0u, cloth->strain_passes);
             (void)constrain(cloth, true);
-            cloth->step_strain = cloth_strain_limit_worst(cloth);
         }
         cloth->passes_used = cloth->strain_passes;
         return;

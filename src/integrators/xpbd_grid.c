@@ -39,6 +39,7 @@ typedef void span_fn(const struct grid_pass *p, uint32_t begin, uint32_t end);
  * for every row. */
 typedef struct pass_family {
     uint32_t index; /* in cloth_grid_families */
+    bool edges;     /* its border springs count half (solve_halved()) */
     uint32_t dr, c0, c1;
     xpbd_span span;
 } pass_family;
@@ -186,6 +187,27 @@ static void predict_span(const grid_pass *p, uint32_t begin, uint32_t end)
     }
 }
 
+/* Row r of a structural family whose border springs count half (a
+ * material's grid, cloth_family_edges()): the row in up to three pieces,
+ * a half-stiff one at twice the compliance. */
+static void solve_halved(const grid_pass *p, const pass_family *f, uint32_t r, uint32_t row_start)
+{
+    cloth_subrun piece[3];
+    const uint32_t n = cloth_family_edges(p->cloth, f->index, r, row_start + f->c0, row_start + f->c1, piece);
+    for (uint32_t m = 0; m < n; ++m) {
+        xpbd_span span = f->span;
+        span.row_start = row_start;
+        span.begin = piece[m].begin;
+        span.end = piece[m].end;
+        span.alpha_tilde = span.alpha_tilde / piece[m].scale;
+        p->solver->kernel(&span);
+        if (span.mask_shift != XPBD_SPAN_ALL) {
+            span.parity = 1u;
+            p->solver->kernel(&span);
+        }
+    }
+}
+
 /* Every spring whose first end is in row r. */
 static void solve_row(const grid_pass *p, uint32_t r)
 {
@@ -195,20 +217,18 @@ static void solve_row(const grid_pass *p, uint32_t r)
         if (r + f->dr >= p->cloth->rows) {
             continue;
         }
-        cloth_subrun piece[3];
-        const uint32_t n = cloth_family_edges(p->cloth, f->index, r, row_start + f->c0, row_start + f->c1, piece);
-        for (uint32_t m = 0; m < n; ++m) {
-            xpbd_span span = f->span;
-            span.row_start = row_start;
-            span.begin = piece[m].begin;
-            span.end = piece[m].end;
-            /* half the stiffness: twice the compliance */
-            span.alpha_tilde = piece[m].scale == 1.0f ? span.alpha_tilde : span.alpha_tilde / piece[m].scale;
+        if (f->edges) {
+            solve_halved(p, f, r, row_start);
+            continue;
+        }
+        xpbd_span span = f->span;
+        span.row_start = row_start;
+        span.begin = row_start + f->c0;
+        span.end = row_start + f->c1;
+        p->solver->kernel(&span);
+        if (span.mask_shift != XPBD_SPAN_ALL) {
+            span.parity = 1u;
             p->solver->kernel(&span);
-            if (span.mask_shift != XPBD_SPAN_ALL) {
-                span.parity = 1u;
-                p->solver->kernel(&span);
-            }
         }
     }
 }
@@ -325,6 +345,7 @@ cloth_status cloth_xpbd_grid_step(const xpbd_grid_solver *solver, const cloth_st
         }
         pass_family *pf = &p.family[p.families++];
         pf->index = f;
+        pf->edges = cloth->edge_halving && t == CLOTH_SPRING_STRUCTURAL;
         pf->dr = (uint32_t)fam->dr;
         pf->c0 = begin;
         pf->c1 = end;
