@@ -59,7 +59,7 @@
  * floats (rest distance times scale, 2 roundings of 6e-8 relative), pins
  * and particles float coordinates (ulp 6e-8 m below 1 m), and a point where
  * two or three spheres touch is accepted within 1e-6 of the radius
- * (tethers.c: INSIDE_EPS); on limits of at most 0.8 m that is 8e-7 m,
+ * (constraints/tethers.h: INSIDE_EPS); on limits of at most 0.8 m that is 8e-7 m,
  * plus the roundings: 1e-6 m. */
 #define LIMIT_TOL 1e-6
 
