@@ -203,7 +203,10 @@ typedef struct cloth_stats {
      * The worst strain of any structural or shear spring after the last
      * cloth_step() that returned ::CLOTH_OK, as the host reads the cloth:
      * what the stretch guarantee (cloth_material::max_strain, the strain
-     * limit) bounds. Measured in float. 0 before the first step.
+     * limit) bounds. With automatic limit passes it is what the step
+     * measured (in float) to know when to stop; otherwise the larger of
+     * max_strain[0] and max_strain[1] now, which is the same while the
+     * host has not moved the cloth since. 0 before the first step.
      */
     float step_max_strain;
     /** The substeps the last cloth_step() took (its automatic choice when cloth_set_substeps() was given 0). */
