@@ -138,9 +138,14 @@ void cloth_auto_adapt(cloth_t *cloth)
     if (!cloth->substeps_auto || !cloth->strain_passes_auto || !position_solver(cloth)) {
         return;
     }
-    if (cloth->passes_used > CLOTH_AUTO_BUSY_PASSES) {
+    /* A limit pass costs about what a substep's sweep does: the rate rises
+     * while the limit does more work than the solver (or could not reach
+     * the guarantee), and falls while it does less than a quarter of it. */
+    const uint32_t subs = cloth->substeps_used, passes = cloth->passes_used;
+    const bool missed = cloth->step_strain > cloth_auto_strain_bound(cloth->max_strain);
+    if (missed || (passes > CLOTH_AUTO_BUSY_PASSES && passes > subs)) {
         cloth->auto_rate = fminf(cloth->auto_rate * 1.25f, CLOTH_AUTO_RATE_MAX);
-    } else if (cloth->passes_used <= CLOTH_AUTO_IDLE_PASSES) {
+    } else if (passes <= CLOTH_AUTO_IDLE_PASSES || 4u * passes < subs) {
         cloth->auto_rate = fmaxf(cloth->auto_rate * 0.8f, CLOTH_AUTO_RATE);
     }
 }

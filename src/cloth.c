@@ -12,7 +12,7 @@
  * and w^2 h beta ~ 1.1 <= 2 with h <= 2 beta (trapezoid). */
 static const float default_stiffness[CLOTH_SPRING_TYPES] = {50.0f, 20.0f, 5.0f};
 static const float default_spring_damping = 0.001f;
-static const float default_damping = 0.2f;
+static const float default_damping = 1.0f;
 static const uint32_t default_substeps = 16u;
 static const uint32_t default_iterations = 8u;
 static const float default_constraint_stiffness[CLOTH_SPRING_TYPES] = {1.0f, 1.0f, 0.2f};
@@ -110,14 +110,45 @@ cloth_status cloth_alloc_particles(cloth_t *cloth, uint32_t count)
     return CLOTH_OK;
 }
 
-/* Shared tail of both builders: install the default integrator. */
+/* How a new cloth steps (clothsim.h, "Defaults"): XPBD with automatic
+ * substeps and iterations, tethers at 1 + CLOTH_DEFAULT_MAX_STRAIN from the
+ * pins in the last substep and the automatic strain limit at that strain,
+ * so that any grid the desc allows, at any frame rate, steps without a
+ * setting and its links stay within the guarantee; and the watchdog
+ * refuses a step that leaves a link CLOTH_DEFAULT_WATCHDOG_STRAIN past its
+ * rest length, which no cloth held by the limit reaches. */
+static cloth_status install_defaults(cloth_t *cloth)
+{
+    cloth_status st = cloth_set_integrator(cloth, CLOTH_INTEGRATOR_XPBD);
+    if (st == CLOTH_OK) {
+        st = cloth_set_substeps(cloth, 0u);
+    }
+    if (st == CLOTH_OK) {
+        st = cloth_set_iterations(cloth, 0u);
+    }
+    if (st == CLOTH_OK) {
+        st = cloth_tethers_capture_rest(cloth);
+    }
+    if (st == CLOTH_OK) {
+        st = cloth_set_strain_limit(cloth, CLOTH_DEFAULT_MAX_STRAIN, 0u);
+    }
+    if (st == CLOTH_OK) {
+        st = cloth_set_tethers(cloth, 1.0f + CLOTH_DEFAULT_MAX_STRAIN);
+    }
+    if (st == CLOTH_OK) {
+        st = cloth_set_tether_schedule(cloth, CLOTH_TETHERS_LAST_SUBSTEP);
+    }
+    if (st == CLOTH_OK) {
+        st = cloth_set_watchdog(cloth, CLOTH_DEFAULT_WATCHDOG_STRAIN, 0.0f, CLOTH_WATCHDOG_RESTORE);
+    }
+    return st;
+}
+
+/* Shared tail of both builders. */
 static cloth_status finish_create(cloth_t *cloth, cloth_status built, cloth_t **out)
 {
     if (built == CLOTH_OK) {
-        built = cloth_set_integrator(cloth, CLOTH_INTEGRATOR_EXPLICIT_EULER);
-    }
-    if (built == CLOTH_OK) {
-        built = cloth_tethers_capture_rest(cloth);
+        built = install_defaults(cloth);
     }
     if (built != CLOTH_OK) {
         cloth_destroy(cloth);

@@ -349,6 +349,15 @@ void cloth_strain_levels_free(cloth_t *cloth);
  * plus float rounding), at most CLOTH_AUTO_MAX_PASSES. */
 #define CLOTH_LIMIT_SLACK 0.01f
 #define CLOTH_AUTO_MAX_PASSES 64u
+/* The automatic limit shortens a link past (1 + (1 - CLOTH_LIMIT_MARGIN)
+ * max_strain) times its rest length to that length, not to the guarantee's:
+ * Gauss-Seidel passes over links that all sit at their bound push each
+ * other back over it and crawl towards it, while a target inside the bound
+ * leaves room for the push. */
+#define CLOTH_LIMIT_MARGIN 0.25f
+/* A new cloth's stretch guarantee and watchdog bound (cloth.c) */
+#define CLOTH_DEFAULT_MAX_STRAIN 0.05f
+#define CLOTH_DEFAULT_WATCHDOG_STRAIN 3.0f
 float cloth_auto_strain_bound(float max_strain);
 uint32_t cloth_auto_substeps(const cloth_t *cloth, float dt);
 uint32_t cloth_auto_iterations(const cloth_t *cloth);

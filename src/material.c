@@ -23,8 +23,8 @@ static const preset_row presets[] = {
     {0.07f, 1000.0f, 10.0f, 3.0e-6f, 0.04f, 0.3f},   /* silk */
     {0.40f, 8500.0f, 120.0f, 2.0e-5f, 0.03f, 0.2f},  /* denim */
     {0.50f, 4000.0f, 1500.0f, 3.0e-5f, 0.03f, 0.2f}, /* leather */
-    {0.18f, 60.0f, 20.0f, 5.0e-6f, 0.08f, 0.2f},     /* jersey */
-    {1.00f, 1500.0f, 500.0f, 1.25e-4f, 0.0f, 0.1f},  /* rubber */
+    {0.18f, 60.0f, 20.0f, 5.0e-6f, 0.06f, 0.2f},     /* jersey */
+    {1.00f, 1500.0f, 500.0f, 1.25e-4f, 0.05f, 0.1f}, /* rubber */
 };
 
 void cloth_material_init(cloth_material *material, cloth_material_preset preset)

@@ -29,7 +29,17 @@ cloth_status cloth_watchdog_check(cloth_t *cloth)
     uint32_t tripped = 0u;
     m->measured_strain = 0.0f;
     m->measured_energy = 0.0f;
-    if (m->max_strain > 0.0f) {
+    if (m->max_strain > 0.0f && cloth->tris == NULL) {
+        /* On a grid a bend spring spans two structural links in line, so it
+         * is never stretched more than the worse of them: the structural and
+         * shear springs' worst, a parallel pass, is the worst of all; the
+         * automatic limit has just measured it on this very state. */
+        const float largest = cloth->strain_passes_auto ? cloth->step_strain : cloth_strain_limit_worst(cloth);
+        m->measured_strain = largest;
+        if (largest > m->max_strain) {
+            tripped |= CLOTH_WATCHDOG_TRIPPED_STRAIN;
+        }
+    } else if (m->max_strain > 0.0f) {
         cloth_strain_summary strain[CLOTH_SPRING_TYPES];
         cloth_measure_strain(cloth, strain);
         double largest = 0.0;

@@ -11,7 +11,7 @@
  *     next collider id handed out must be the same on both.
  * Also: status strings, version, desc defaults, the allocator hooks (alignment,
  * sizes given back to free, every byte freed, allocation failure at every
- * point of cloth_create_grid()).
+ * point of test_create_grid()).
  */
 #include <clothsim/clothsim.h>
 
@@ -241,7 +241,7 @@ static busy make_busy(const cloth_allocator *hooks)
     d.rows = ROWS;
     d.cols = COLS;
     d.allocator = hooks;
-    if (cloth_create_grid(&d, &b.c) != CLOTH_OK || b.c == NULL) {
+    if (test_create_grid(&d, &b.c) != CLOTH_OK || b.c == NULL) {
         CHECK(0 && "make_busy: cloth_create_grid failed");
         b.c = NULL;
         return b;
@@ -398,6 +398,32 @@ static void test_version_and_defaults(void)
     CHECK(c != NULL);
     CHECK(cloth_particle_count(c) == 32u * 32u);
     CHECK(cloth_triangle_count(c) == 2u * 31u * 31u);
+    if (c != NULL) {
+        /* a new cloth steps with XPBD, automatic settings and the stretch
+         * guarantee at 5 % (clothsim.h, "Defaults") */
+        cloth_integrator kind = CLOTH_INTEGRATOR_FORCE32;
+        float strain = -1.0f, scale = -1.0f;
+        uint32_t passes = 99u;
+        cloth_tether_schedule schedule = CLOTH_TETHERS_EVERY_SUBSTEP;
+        cloth_stats stats;
+        const float corner[3] = {0.0f, 0.0f, 0.0f};
+        CHECK_OK(cloth_get_integrator(c, &kind));
+        CHECK(kind == CLOTH_INTEGRATOR_XPBD);
+        CHECK_OK(cloth_get_strain_limit(c, &strain, &passes));
+        CHECK(strain == 0.05f && passes == 0u);
+        CHECK_OK(cloth_get_tethers(c, &scale));
+        CHECK(scale == 1.05f);
+        CHECK_OK(cloth_get_tether_schedule(c, &schedule));
+        CHECK(schedule == CLOTH_TETHERS_LAST_SUBSTEP);
+        CHECK_OK(cloth_pin(c, 0u, corner));
+        CHECK_OK(cloth_step(c, 1.0f / 60.0f));
+        cloth_stats_init(&stats);
+        CHECK_OK(cloth_get_stats(c, &stats));
+        CHECK(stats.substeps_used == 6u);   /* 360 substeps a second to start */
+        CHECK(stats.iterations_used == 1u); /* XPBD's automatic iterations */
+        CHECK(stats.limit_passes_used >= 1u);
+        CHECK(stats.step_max_strain <= 0.05f * 1.01f + 1e-5f);
+    }
     cloth_destroy(c);
 
     CHECK(cloth_particle_count(NULL) == 0u);
@@ -432,7 +458,7 @@ static void create_refused_at(const cloth_grid_desc *d, cloth_status expected, i
     if (attach) {
         copy.allocator = &hooks;
     }
-    st = cloth_create_grid(&copy, &out);
+    st = test_create_grid(&copy, &out);
     CHECK_AT(st == expected, line, cloth_status_string(st));
     CHECK_AT(out == NULL, line, "*out not set to NULL on failure");
     if (st == CLOTH_OK && out != NULL && out != (cloth_t *)(void *)&dummy_object) {
@@ -458,7 +484,7 @@ static void create_axis_robust_at(const float u[3], const float v[3], int strict
     small_desc(&d);
     memcpy(d.u_axis, u, sizeof d.u_axis);
     memcpy(d.v_axis, v, sizeof d.v_axis);
-    st = cloth_create_grid(&d, &c);
+    st = test_create_grid(&d, &c);
     if (strict) {
         CHECK_AT(st == CLOTH_OK, line, "finite non-zero axes must be accepted");
     } else {
@@ -505,9 +531,9 @@ static void test_create_refusals(void)
 
     /* NULL desc / NULL out */
     out = (cloth_t *)(void *)&dummy_object;
-    CHECK_STATUS(cloth_create_grid(NULL, &out), CLOTH_ERR_INVALID_ARGUMENT);
+    CHECK_STATUS(test_create_grid(NULL, &out), CLOTH_ERR_INVALID_ARGUMENT);
     CHECK(out == NULL);
-    CHECK_STATUS(cloth_create_grid(NULL, NULL), CLOTH_ERR_INVALID_ARGUMENT);
+    CHECK_STATUS(test_create_grid(NULL, NULL), CLOTH_ERR_INVALID_ARGUMENT);
     {
         counter_init(&cnt);
         hooks.alloc = counting_alloc;
@@ -515,7 +541,7 @@ static void test_create_refusals(void)
         hooks.user = &cnt;
         d = base;
         d.allocator = &hooks;
-        CHECK_STATUS(cloth_create_grid(&d, NULL), CLOTH_ERR_INVALID_ARGUMENT);
+        CHECK_STATUS(test_create_grid(&d, NULL), CLOTH_ERR_INVALID_ARGUMENT);
         check_counter_clean(&cnt, __LINE__, "create with NULL out");
         counter_release(&cnt);
     }
@@ -590,14 +616,14 @@ static void test_create_refusals(void)
             d = base; d.neighbours = bad_nb[i]; CREATE_REFUSED(&d, CLOTH_ERR_INVALID_ARGUMENT);
         }
         d = base;
-        CHECK_OK(cloth_create_grid(&d, &c));
+        CHECK_OK(test_create_grid(&d, &c));
         count12 = cloth_spring_count(c);
         /* 5 x 4: structural 5*3 + 4*4, shear 2*4*3, bend 5*2 + 3*4 */
         CHECK(count12 == 31u + 24u + 22u);
         cloth_destroy(c);
         c = NULL;
         d = base; d.neighbours = 24u;
-        CHECK_OK(cloth_create_grid(&d, &c));
+        CHECK_OK(test_create_grid(&d, &c));
         count24 = cloth_spring_count(c);
         CHECK(count24 > count12);
         cloth_destroy(c);
@@ -609,7 +635,7 @@ static void test_create_refusals(void)
         d.neighbours = 7u; /* invalid if it were read */
         d.struct_size = (uint32_t)offsetof(cloth_grid_desc, neighbours);
         {
-            cloth_status st = cloth_create_grid(&d, &c);
+            cloth_status st = test_create_grid(&d, &c);
             CHECK(st == CLOTH_OK || st == CLOTH_ERR_INVALID_ARGUMENT);
             if (st == CLOTH_OK) {
                 CHECK(cloth_spring_count(c) == count12);
@@ -644,7 +670,7 @@ static void test_create_refusals(void)
         d = base;
         d.allocator = &hooks;
         d.struct_size = (uint32_t)offsetof(cloth_grid_desc, allocator);
-        st = cloth_create_grid(&d, &c);
+        st = test_create_grid(&d, &c);
         CHECK(st == CLOTH_OK || st == CLOTH_ERR_INVALID_ARGUMENT);
         CHECK(st == CLOTH_OK ? c != NULL : c == NULL);
         if (st == CLOTH_OK) {
@@ -675,7 +701,7 @@ static void test_create_refusals(void)
         cloth_t *c = NULL;
         d = base;
         d.allocator = &neither;
-        CHECK_OK(cloth_create_grid(&d, &c));
+        CHECK_OK(test_create_grid(&d, &c));
         CHECK(c != NULL);
         cloth_destroy(c);
     }
@@ -685,13 +711,13 @@ static void test_create_refusals(void)
     {
         cloth_t *c = NULL;
         d = base; d.rows = 1; d.cols = 2;
-        CHECK_OK(cloth_create_grid(&d, &c));
+        CHECK_OK(test_create_grid(&d, &c));
         CHECK(cloth_particle_count(c) == 2u);
         CHECK(cloth_triangle_count(c) == 0u);
         cloth_destroy(c);
         c = NULL;
         d = base; d.rows = 2; d.cols = 1;
-        CHECK_OK(cloth_create_grid(&d, &c));
+        CHECK_OK(test_create_grid(&d, &c));
         CHECK(cloth_particle_count(c) == 2u);
         CHECK(cloth_triangle_count(c) == 0u);
         cloth_destroy(c);
@@ -719,7 +745,7 @@ static void test_allocator(void)
     hooks.user = &cnt;
     small_desc(&d);
     d.allocator = &hooks;
-    CHECK_OK(cloth_create_grid(&d, &c));
+    CHECK_OK(test_create_grid(&d, &c));
     CHECK(c != NULL);
     CHECK(cnt.allocs >= 1u); /* it does go through the hooks */
     CHECK(cnt.outstanding > 0u);
@@ -754,7 +780,7 @@ static void test_allocator(void)
 }
 
 /* Fail the k-th allocation (and every later one) for k = 1, 2, ... until
- * cloth_create_grid() succeeds: every failure is OUT_OF_MEMORY with *out NULL
+ * test_create_grid() succeeds: every failure is OUT_OF_MEMORY with *out NULL
  * and nothing leaked. */
 static void test_alloc_failures(void)
 {
@@ -812,9 +838,9 @@ static void test_alloc_failures(void)
         hooks.user = &cnt;
         small_desc(&d);
         d.allocator = &hooks;
-        CHECK_OK(cloth_create_grid(&d, &a));
+        CHECK_OK(test_create_grid(&d, &a));
         small_desc(&d);
-        CHECK_OK(cloth_create_grid(&d, &b));
+        CHECK_OK(test_create_grid(&d, &b));
         if (a && b) {
             cnt.fail_from = cnt.allocs + 1u;
             CHECK_OK(cloth_set_gravity(a, g));
@@ -1039,7 +1065,7 @@ static void test_params(void)
         cloth_t *c = NULL;
         cloth_grid_desc d;
         small_desc(&d);
-        CHECK_OK(cloth_create_grid(&d, &c));
+        CHECK_OK(test_create_grid(&d, &c));
         CHECK_OK(cloth_set_substeps(c, 1));
         CHECK_OK(cloth_set_substeps(c, 1024));
         CHECK_OK(cloth_set_iterations(c, 1));
@@ -1202,7 +1228,7 @@ static void test_state_access(void)
         cloth_grid_desc_init(&d);
         d.rows = 1;
         d.cols = 6;
-        CHECK_OK(cloth_create_grid(&d, &c));
+        CHECK_OK(test_create_grid(&d, &c));
         CHECK_STATUS(cloth_get_triangles(c, NULL), CLOTH_ERR_INVALID_ARGUMENT);
         CHECK_OK(cloth_get_triangles(c, tri));
         CHECK(tri[0] == 7u && tri[3] == 7u);
@@ -1460,7 +1486,7 @@ static void test_collider_limit(void)
     cloth_status st;
     size_t i, added = 0, dup = 0;
     small_desc(&d);
-    CHECK_OK(cloth_create_grid(&d, &c));
+    CHECK_OK(test_create_grid(&d, &c));
     if (!c) {
         return;
     }
@@ -2079,7 +2105,7 @@ static void mesh_refused_at(const cloth_mesh_desc *d, cloth_status expected, int
     if (attach) {
         copy.allocator = &hooks;
     }
-    st = cloth_create_mesh(&copy, &out);
+    st = test_create_mesh(&copy, &out);
     CHECK_AT(st == expected, line, cloth_status_string(st));
     CHECK_AT(out == NULL, line, "*out not set to NULL on failure");
     if (st == CLOTH_OK && out != NULL && out != (cloth_t *)(void *)&dummy_object) {
@@ -2121,7 +2147,7 @@ static void test_mesh_api(void)
 
     /* the valid mesh */
     mesh_desc(&base);
-    CHECK_OK(cloth_create_mesh(&base, &c));
+    CHECK_OK(test_create_mesh(&base, &c));
     CHECK(cloth_particle_count(c) == 9u);
     CHECK(cloth_triangle_count(c) == 8u);
     if (c) {
@@ -2142,9 +2168,9 @@ static void test_mesh_api(void)
 
     /* NULL pointers */
     out = (cloth_t *)(void *)&dummy_object;
-    CHECK_STATUS(cloth_create_mesh(NULL, &out), CLOTH_ERR_INVALID_ARGUMENT);
+    CHECK_STATUS(test_create_mesh(NULL, &out), CLOTH_ERR_INVALID_ARGUMENT);
     CHECK(out == NULL);
-    CHECK_STATUS(cloth_create_mesh(&base, NULL), CLOTH_ERR_INVALID_ARGUMENT);
+    CHECK_STATUS(test_create_mesh(&base, NULL), CLOTH_ERR_INVALID_ARGUMENT);
     d = base; d.positions = NULL; MESH_REFUSED(&d, CLOTH_ERR_INVALID_ARGUMENT);
     d = base; d.triangles = NULL; MESH_REFUSED(&d, CLOTH_ERR_INVALID_ARGUMENT);
     /* sizes */
@@ -2219,12 +2245,12 @@ static void test_mesh_api(void)
         /* valid: masses, inverse masses with a zero (pinned) */
         c = NULL;
         d = base; d.masses = masses;
-        CHECK_OK(cloth_create_mesh(&d, &c));
+        CHECK_OK(test_create_mesh(&d, &c));
         cloth_destroy(c);
         c = NULL;
         inv[0] = 0.0f;
         d = base; d.inverse_masses = inv;
-        CHECK_OK(cloth_create_mesh(&d, &c));
+        CHECK_OK(test_create_mesh(&d, &c));
         cloth_destroy(c);
         inv[0] = 50.0f;
     }
@@ -2248,7 +2274,7 @@ static void test_mesh_api(void)
         CHECK(cnt.allocs == 0 && cnt.frees == 0);
         counter_release(&cnt);
     }
-    /* allocation failure at every point of cloth_create_mesh() */
+    /* allocation failure at every point of test_create_mesh() */
     {
         counter cnt;
         cloth_allocator hooks;
@@ -2264,7 +2290,7 @@ static void test_mesh_api(void)
             hooks.user = &cnt;
             d = base;
             d.allocator = &hooks;
-            st = cloth_create_mesh(&d, &out);
+            st = test_create_mesh(&d, &out);
             if (st == CLOTH_OK) {
                 succeeded = 1;
                 CHECK(cnt.failed == 0);

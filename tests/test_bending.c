@@ -112,7 +112,7 @@ static cloth_t *make_grid(uint32_t rows, uint32_t cols, float spacing, float mas
     desc.cols = cols;
     desc.spacing = spacing;
     desc.particle_mass = mass;
-    CHECK_OK(cloth_create_grid(&desc, &cloth));
+    CHECK_OK(test_create_grid(&desc, &cloth));
     return cloth;
 }
 
@@ -157,7 +157,7 @@ static cloth_t *make_fold(void)
     desc.vertex_count = FR * FC;
     desc.triangles = g_fold_tris;
     desc.triangle_count = FOLD_NT;
-    CHECK_OK(cloth_create_mesh(&desc, &cloth));
+    CHECK_OK(test_create_mesh(&desc, &cloth));
     return cloth;
 }
 
@@ -329,7 +329,7 @@ static void test_single_hinge(void)
     desc.triangles = tris;
     desc.triangle_count = 2u;
     desc.particle_mass = m;
-    CHECK_OK(cloth_create_mesh(&desc, &cloth));
+    CHECK_OK(test_create_mesh(&desc, &cloth));
     if (cloth == NULL) {
         return;
     }
@@ -725,8 +725,8 @@ static void test_api(void)
     desc.cols = 6u;
     desc.allocator = &hooks;
     cloth_t *a = NULL, *ref = NULL;
-    CHECK_OK(cloth_create_grid(&desc, &a));
-    CHECK_OK(cloth_create_grid(&desc, &ref));
+    CHECK_OK(test_create_grid(&desc, &a));
+    CHECK_OK(test_create_grid(&desc, &ref));
     if (a == NULL || ref == NULL) {
         cloth_destroy(a);
         cloth_destroy(ref);
@@ -763,7 +763,7 @@ static void test_api(void)
     desc.rows = 1u;
     desc.cols = 5u;
     cloth_t *row = NULL;
-    CHECK_OK(cloth_create_grid(&desc, &row));
+    CHECK_OK(test_create_grid(&desc, &row));
     CHECK_OK(cloth_set_bending_stiffness(row, 1.0f));
     CHECK_OK(cloth_step(row, k_dt));
     cloth_destroy(row);

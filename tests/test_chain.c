@@ -52,7 +52,7 @@ static void run_chain(int which)
     desc.v_axis[0] = 0.0f;
     desc.v_axis[1] = 0.0f;
     desc.v_axis[2] = 1.0f;
-    CHECK_OK(cloth_create_grid(&desc, &cloth));
+    CHECK_OK(test_create_grid(&desc, &cloth));
     if (!cloth)
         return;
     CHECK(cloth_particle_count(cloth) == CHAIN_N);

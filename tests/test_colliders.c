@@ -223,7 +223,7 @@ static cloth_t *make_grid(uint32_t rows, uint32_t cols, float spacing, const flo
     }
     d.particle_mass = mass;
     cloth_t *c = NULL;
-    CHECK_OK(cloth_create_grid(&d, &c));
+    CHECK_OK(test_create_grid(&d, &c));
     return c;
 }
 

@@ -71,7 +71,7 @@ static void drop_on_sphere(size_t kind_index)
     d.origin[0] = -7.5f * DROP_SPACING;
     d.origin[1] = 0.0f;
     d.origin[2] = -7.5f * DROP_SPACING;
-    CHECK_OK(cloth_create_grid(&d, &c));
+    CHECK_OK(test_create_grid(&d, &c));
     if (!c) {
         return;
     }
@@ -246,7 +246,7 @@ static void slope(size_t kind_index, float mu)
     d.v_axis[0] = 0.0f;
     d.v_axis[1] = 0.0f;
     d.v_axis[2] = 1.0f;
-    CHECK_OK(cloth_create_grid(&d, &c));
+    CHECK_OK(test_create_grid(&d, &c));
     if (!c) {
         return;
     }

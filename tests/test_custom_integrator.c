@@ -177,7 +177,7 @@ static cloth_t *make_scene(void)
     desc.rows = ROWS;
     desc.cols = COLS;
     desc.origin[1] = 1.0f;
-    CHECK_OK(cloth_create_grid(&desc, &cloth));
+    CHECK_OK(test_create_grid(&desc, &cloth));
     if (cloth == NULL) {
         return NULL;
     }

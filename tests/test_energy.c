@@ -115,7 +115,7 @@ static int run_case(const osc_case *oc, const osc_params *p, double *E, double *
     desc.origin[0] = -p->L0; /* the moving particle oscillates about 0 */
     desc.origin[1] = 0.0f;
     desc.origin[2] = 0.0f;
-    CHECK_OK(cloth_create_grid(&desc, &cloth));
+    CHECK_OK(test_create_grid(&desc, &cloth));
     if (!cloth)
         return 0;
     CHECK_OK(cloth_set_stiffness(cloth, CLOTH_SPRING_STRUCTURAL, p->k));

@@ -45,7 +45,7 @@ static cloth_t *make_curtain(double scale, cloth_integrator kind, uint32_t subst
     desc.particle_mass = k_mass;
     desc.v_axis[1] = -1.0f; /* rows hang down from row 0 */
     desc.v_axis[2] = 0.0f;
-    CHECK_OK(cloth_create_grid(&desc, &cloth));
+    CHECK_OK(test_create_grid(&desc, &cloth));
     if (cloth == NULL) {
         return NULL;
     }
@@ -227,7 +227,7 @@ static void test_chain(float k)
     desc.u_axis[0] = 0.0f;
     desc.u_axis[1] = -1.0f;
     desc.u_axis[2] = 0.0f;
-    CHECK_OK(cloth_create_grid(&desc, &cloth));
+    CHECK_OK(test_create_grid(&desc, &cloth));
     if (cloth == NULL) {
         return;
     }
@@ -274,7 +274,7 @@ static void test_free_fall(void)
     cloth_grid_desc_init(&desc);
     desc.rows = 4u;
     desc.cols = 4u;
-    CHECK_OK(cloth_create_grid(&desc, &cloth));
+    CHECK_OK(test_create_grid(&desc, &cloth));
     if (cloth == NULL) {
         return;
     }

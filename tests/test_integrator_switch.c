@@ -81,7 +81,7 @@ static cloth_t *make_grid(void)
     desc.origin[0] = 0.0f;
     desc.origin[1] = 1.0f;
     desc.origin[2] = 0.0f;
-    CHECK_OK(cloth_create_grid(&desc, &cloth));
+    CHECK_OK(test_create_grid(&desc, &cloth));
     return cloth;
 }
 
@@ -310,7 +310,7 @@ static cloth_t *make_swinging_curtain(void)
     desc.v_axis[0] = 0.0f;
     desc.v_axis[1] = -1.0f;
     desc.v_axis[2] = 0.0f;
-    CHECK_OK(cloth_create_grid(&desc, &cloth));
+    CHECK_OK(test_create_grid(&desc, &cloth));
     if (cloth == NULL) {
         return NULL;
     }
@@ -485,7 +485,7 @@ static void kinds_and_mesh(void)
     md.vertex_count = 4;
     md.triangles = tris;
     md.triangle_count = 2;
-    CHECK_OK(cloth_create_mesh(&md, &mesh));
+    CHECK_OK(test_create_mesh(&md, &mesh));
     if (mesh == NULL) {
         return;
     }

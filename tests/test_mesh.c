@@ -48,7 +48,7 @@ static cloth_t *make_grid(void)
     desc.cols = COLS;
     desc.spacing = SPACING;
     desc.origin[1] = 1.0f;
-    CHECK_OK(cloth_create_grid(&desc, &cloth));
+    CHECK_OK(test_create_grid(&desc, &cloth));
     return cloth;
 }
 
@@ -74,7 +74,7 @@ static cloth_t *make_mesh(const uint32_t *tris)
     md.vertex_count = NP;
     md.triangles = tris;
     md.triangle_count = NT;
-    CHECK_OK(cloth_create_mesh(&md, &mesh));
+    CHECK_OK(test_create_mesh(&md, &mesh));
     return mesh;
 }
 
@@ -371,7 +371,7 @@ static void momentum(const float *masses, const float *inverse_masses, const cha
     md.triangle_count = 2;
     md.masses = masses;
     md.inverse_masses = inverse_masses;
-    CHECK_OK(cloth_create_mesh(&md, &mesh));
+    CHECK_OK(test_create_mesh(&md, &mesh));
     if (mesh == NULL) {
         return;
     }
@@ -421,7 +421,7 @@ static void immovable(void)
     md.triangles = k_quad_tris;
     md.triangle_count = 2;
     md.inverse_masses = inv;
-    CHECK_OK(cloth_create_mesh(&md, &mesh));
+    CHECK_OK(test_create_mesh(&md, &mesh));
     if (mesh == NULL) {
         return;
     }
@@ -540,7 +540,7 @@ static void pins_collider_readback(void)
     md.vertex_count = NP;
     md.triangles = g_tris;
     md.triangle_count = NT;
-    CHECK_OK(cloth_create_mesh(&md, &a));
+    CHECK_OK(test_create_mesh(&md, &a));
     if (a != NULL) {
         CHECK_OK(cloth_get_positions(a, pos, 0));
         CHECK(memcmp(pos, g_pos, sizeof g_pos) == 0);
@@ -555,7 +555,7 @@ static void pins_collider_readback(void)
 static void refused(const cloth_mesh_desc *md, cloth_status expected, const char *what)
 {
     cloth_t *out = (cloth_t *)(uintptr_t)0x1; /* must be overwritten with NULL */
-    cloth_status s = cloth_create_mesh(md, &out);
+    cloth_status s = test_create_mesh(md, &out);
     if (s != expected || out != NULL) {
         fprintf(stderr, "malformed mesh '%s': got %s, out %s\n", what, cloth_status_string(s),
                 out == NULL ? "NULL" : "not NULL");
@@ -588,7 +588,7 @@ static void malformed(void)
     md.vertex_count = 4;
     md.triangles = t;
     md.triangle_count = 2;
-    CHECK_OK(cloth_create_mesh(&md, &ok)); /* the base is fine */
+    CHECK_OK(test_create_mesh(&md, &ok)); /* the base is fine */
     cloth_destroy(ok);
 
     d = md; d.triangles = out_of_range; refused(&d, CLOTH_ERR_INVALID_ARGUMENT, "index out of range");
@@ -613,12 +613,12 @@ static void malformed(void)
     d = md; d.struct_size = (uint32_t)sizeof(cloth_mesh_desc) + 8u;
     refused(&d, CLOTH_ERR_UNSUPPORTED, "struct_size from a newer header");
     refused(NULL, CLOTH_ERR_INVALID_ARGUMENT, "NULL desc");
-    CHECK_STATUS(cloth_create_mesh(&md, NULL), CLOTH_ERR_INVALID_ARGUMENT);
+    CHECK_STATUS(test_create_mesh(&md, NULL), CLOTH_ERR_INVALID_ARGUMENT);
 
     /* masses and inverse masses, each alone, are fine; inverse mass 0 is allowed */
     static const float with_zero[4] = {0.0f, 100.0f, 100.0f, 100.0f};
-    d = md; d.masses = masses; CHECK_OK(cloth_create_mesh(&d, &ok)); cloth_destroy(ok);
-    d = md; d.inverse_masses = with_zero; CHECK_OK(cloth_create_mesh(&d, &ok)); cloth_destroy(ok);
+    d = md; d.masses = masses; CHECK_OK(test_create_mesh(&d, &ok)); cloth_destroy(ok);
+    d = md; d.inverse_masses = with_zero; CHECK_OK(test_create_mesh(&d, &ok)); cloth_destroy(ok);
     cloth_mesh_desc_init(NULL); /* ignored */
 }
 

@@ -80,7 +80,7 @@ static void run(int which, double wh_target)
     desc.origin[0] = -L0;
     desc.origin[1] = 0.0f;
     desc.origin[2] = 0.0f;
-    CHECK_OK(cloth_create_grid(&desc, &cloth));
+    CHECK_OK(test_create_grid(&desc, &cloth));
     if (!cloth)
         return;
     CHECK_OK(cloth_set_stiffness(cloth, CLOTH_SPRING_STRUCTURAL, k));

@@ -188,7 +188,7 @@ static cloth_t *make_grid(const shape *sh, cloth_integrator kind)
     desc.spacing = 0.03f;
     desc.neighbours = sh->neighbours;
     cloth_t *cloth = NULL;
-    CHECK_OK(cloth_create_grid(&desc, &cloth));
+    CHECK_OK(test_create_grid(&desc, &cloth));
     if (cloth == NULL) {
         return NULL;
     }

@@ -47,7 +47,7 @@ static cloth_t *make_grid(float ox, float oy, float oz)
     desc.origin[0] = ox;
     desc.origin[1] = oy;
     desc.origin[2] = oz;
-    CHECK_OK(cloth_create_grid(&desc, &cloth));
+    CHECK_OK(test_create_grid(&desc, &cloth));
     if (cloth != NULL) {
         CHECK_OK(cloth_set_integrator(cloth, CLOTH_INTEGRATOR_PBD));
     }
@@ -376,7 +376,7 @@ static void pendulum(void)
     desc.rows = 1;
     desc.cols = 2;
     desc.spacing = L; /* horizontal along +x, released from rest */
-    CHECK_OK(cloth_create_grid(&desc, &cloth));
+    CHECK_OK(test_create_grid(&desc, &cloth));
     if (cloth == NULL) {
         return;
     }

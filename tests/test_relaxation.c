@@ -49,7 +49,7 @@ static cloth_t *make_chain(float k, uint32_t substeps)
     desc.v_axis[0] = 1.0f;
     desc.v_axis[1] = 0.0f;
     desc.v_axis[2] = 0.0f;
-    CHECK_OK(cloth_create_grid(&desc, &cloth));
+    CHECK_OK(test_create_grid(&desc, &cloth));
     if (cloth == NULL) {
         return NULL;
     }

@@ -67,7 +67,7 @@ static cloth_t *curtain(int kind)
     desc.v_axis[1] = -1.0f;
     desc.v_axis[2] = 0.0f;
     cloth_t *cloth = NULL;
-    CHECK_OK(cloth_create_grid(&desc, &cloth));
+    CHECK_OK(test_create_grid(&desc, &cloth));
     if (cloth == NULL) {
         return NULL;
     }

@@ -70,7 +70,7 @@ static cloth_t *make_curtain(int horizontal)
         desc.v_axis[1] = -1.0f;
         desc.v_axis[2] = 0.0f;
     }
-    CHECK_OK(cloth_create_grid(&desc, &cloth));
+    CHECK_OK(test_create_grid(&desc, &cloth));
     if (cloth == NULL) {
         return NULL;
     }
@@ -486,7 +486,7 @@ static void moving_sphere(void)
     desc.v_axis[0] = 0.0f;
     desc.v_axis[1] = -1.0f;
     desc.v_axis[2] = 0.0f;
-    CHECK_OK(cloth_create_grid(&desc, &cloth));
+    CHECK_OK(test_create_grid(&desc, &cloth));
     if (cloth == NULL) {
         return;
     }

@@ -67,7 +67,7 @@ static cloth_status make_grid_scene(int kind, scene *s)
     desc.rows = ROWS;
     desc.cols = COLS;
     s->cols = COLS;
-    cloth_status st = cloth_create_grid(&desc, &s->cloth);
+    cloth_status st = test_create_grid(&desc, &s->cloth);
     if (st != CLOTH_OK) {
         return st;
     }
@@ -107,7 +107,7 @@ static cloth_status make_mesh_scene(int kind, scene *s)
     desc.triangle_count = triangles;
     desc.inverse_masses = inv;
     s->cols = MESH_COLS;
-    cloth_status st = cloth_create_mesh(&desc, &s->cloth);
+    cloth_status st = test_create_mesh(&desc, &s->cloth);
     if (st != CLOTH_OK) {
         return st;
     }
@@ -287,7 +287,7 @@ static cloth_t *small_cloth(uint32_t rows, uint32_t cols, int collider)
     desc.rows = rows;
     desc.cols = cols;
     cloth_t *cloth = NULL;
-    CHECK_OK(cloth_create_grid(&desc, &cloth));
+    CHECK_OK(test_create_grid(&desc, &cloth));
     if (cloth == NULL) {
         return NULL;
     }
@@ -535,7 +535,7 @@ static void api_refusals(void)
     /* 28 bytes per particle plus 72 (state.h), for the default 32 x 32 grid */
     cloth_grid_desc desc;
     cloth_grid_desc_init(&desc);
-    CHECK_OK(cloth_create_grid(&desc, &cloth));
+    CHECK_OK(test_create_grid(&desc, &cloth));
     CHECK_OK(cloth_state_size(cloth, &size));
     printf("default 32 x 32 cloth: snapshot %zu bytes = 72 + %.1f per particle\n", size,
            (double)(size - 72u) / 1024.0);

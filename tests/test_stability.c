@@ -40,7 +40,7 @@ static void run_default(int which, int settle, float *final_pos)
     cols = desc.cols;
     spacing = (double)desc.spacing;
     CHECK(rows == 32 && cols == 32);
-    CHECK_OK(cloth_create_grid(&desc, &cloth));
+    CHECK_OK(test_create_grid(&desc, &cloth));
     if (!cloth)
         return;
     count = cloth_particle_count(cloth);
@@ -177,7 +177,7 @@ static void run_rollback(int which)
 
     cloth_grid_desc_init(&desc);
     cols = desc.cols;
-    CHECK_OK(cloth_create_grid(&desc, &cloth));
+    CHECK_OK(test_create_grid(&desc, &cloth));
     if (!cloth)
         return;
     count = cloth_particle_count(cloth);

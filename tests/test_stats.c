@@ -34,7 +34,7 @@ static cloth_t *exact_grid(uint32_t rows, uint32_t cols)
     desc.cols = cols;
     desc.spacing = 0.5f;
     cloth_t *cloth = NULL;
-    CHECK_OK(cloth_create_grid(&desc, &cloth));
+    CHECK_OK(test_create_grid(&desc, &cloth));
     return cloth;
 }
 
@@ -138,7 +138,7 @@ static void kinetic_energy(void)
     desc.cols = 9;
     desc.particle_mass = 0.02f;
     cloth_t *cloth = NULL;
-    CHECK_OK(cloth_create_grid(&desc, &cloth));
+    CHECK_OK(test_create_grid(&desc, &cloth));
     if (cloth == NULL) {
         return;
     }
@@ -202,7 +202,7 @@ static void contacts(void)
     const float origin[3] = {0.0f, 0.0f, 0.0f}, up[3] = {0.0f, 1.0f, 0.0f}, far[3] = {10.0f, 10.0f, 10.0f};
     for (int variant = 0; variant < 4; ++variant) {
         cloth_t *cloth = NULL;
-        CHECK_OK(cloth_create_grid(&desc, &cloth));
+        CHECK_OK(test_create_grid(&desc, &cloth));
         if (cloth == NULL) {
             return;
         }
@@ -388,7 +388,7 @@ static void memory(void)
     desc.cols = 20u;
     desc.allocator = &hooks;
     cloth_t *grid = NULL;
-    CHECK_OK(cloth_create_grid(&desc, &grid));
+    CHECK_OK(test_create_grid(&desc, &grid));
     if (grid != NULL) {
         memory_matches_allocator(grid, &cnt, "grid", true);
         cloth_destroy(grid);
@@ -399,7 +399,7 @@ static void memory(void)
     cloth_grid_desc_init(&desc);
     desc.rows = 8u;
     desc.cols = 9u;
-    CHECK_OK(cloth_create_grid(&desc, &grid));
+    CHECK_OK(test_create_grid(&desc, &grid));
     if (grid == NULL) {
         return;
     }
@@ -417,7 +417,7 @@ static void memory(void)
         md.triangle_count = tris;
         md.allocator = &hooks;
         cloth_t *mesh = NULL;
-        CHECK_OK(cloth_create_mesh(&md, &mesh));
+        CHECK_OK(test_create_mesh(&md, &mesh));
         if (mesh != NULL) {
             /* a mesh's tethers keep a table: 32 bytes per particle more */
             const long long before = memory_of(mesh);
@@ -465,7 +465,7 @@ static cloth_t *tripping_cloth(float sx, float speed)
     desc.rows = 8;
     desc.cols = 8;
     cloth_t *cloth = NULL;
-    CHECK_OK(cloth_create_grid(&desc, &cloth));
+    CHECK_OK(test_create_grid(&desc, &cloth));
     if (cloth == NULL) {
         return NULL;
     }
@@ -584,7 +584,7 @@ static cloth_t *drape_cloth(uint32_t n, cloth_allocator *hooks)
     desc.particle_mass = 0.8f / (float)(n * n);
     desc.allocator = hooks;
     cloth_t *cloth = NULL;
-    CHECK_OK(cloth_create_grid(&desc, &cloth));
+    CHECK_OK(test_create_grid(&desc, &cloth));
     if (cloth == NULL) {
         return NULL;
     }

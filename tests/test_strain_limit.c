@@ -72,7 +72,7 @@ static cloth_t *make_grid(uint32_t rows, uint32_t cols, float spacing)
     desc.rows = rows;
     desc.cols = cols;
     desc.spacing = spacing;
-    CHECK_OK(cloth_create_grid(&desc, &cloth));
+    CHECK_OK(test_create_grid(&desc, &cloth));
     if (cloth != NULL) {
         quiet(cloth);
     }
@@ -130,7 +130,7 @@ static void test_one_spring(void)
     desc.triangle_count = 1u;
     desc.masses = mass;
     cloth = NULL;
-    CHECK_OK(cloth_create_mesh(&desc, &cloth));
+    CHECK_OK(test_create_mesh(&desc, &cloth));
     if (cloth == NULL) {
         return;
     }
@@ -656,7 +656,7 @@ static void test_fine_order(void)
         desc.cols = COLS;
         desc.spacing = 0.02f;
         desc.particle_mass = mass;
-        CHECK_OK(cloth_create_grid(&desc, &cloth));
+        CHECK_OK(test_create_grid(&desc, &cloth));
         if (cloth == NULL) {
             return;
         }

@@ -72,7 +72,7 @@ static cloth_t *make_sized(uint32_t rows, uint32_t cols)
     desc.cols = cols;
     desc.spacing = SPACING;
     desc.particle_mass = 0.05f; /* heavy */
-    CHECK_OK(cloth_create_grid(&desc, &cloth));
+    CHECK_OK(test_create_grid(&desc, &cloth));
     if (cloth != NULL) {
         const float g[3] = {0.0f, -30.0f, 0.0f}; /* strong gravity */
         CHECK_OK(cloth_set_gravity(cloth, g));
@@ -418,7 +418,7 @@ static void test_rest_shape(void)
     desc.vertex_count = NP;
     desc.triangles = tris;
     desc.triangle_count = t / 3u;
-    CHECK_OK(cloth_create_mesh(&desc, &mesh));
+    CHECK_OK(test_create_mesh(&desc, &mesh));
     if (mesh == NULL) {
         return;
     }
@@ -440,7 +440,7 @@ static void test_velocity(cloth_integrator kind, const double v0[3])
     cloth_grid_desc_init(&desc);
     desc.rows = 1u;
     desc.cols = 2u;
-    CHECK_OK(cloth_create_grid(&desc, &cloth));
+    CHECK_OK(test_create_grid(&desc, &cloth));
     if (cloth == NULL) {
         return;
     }
@@ -529,7 +529,7 @@ static void test_api(void)
     float scale = -1.0f;
     cloth_grid_desc_init(&desc);
     desc.allocator = &hooks;
-    CHECK_OK(cloth_create_grid(&desc, &cloth));
+    CHECK_OK(test_create_grid(&desc, &cloth));
     if (cloth == NULL) {
         return;
     }
@@ -673,7 +673,7 @@ static void test_table_fallback(void)
     desc.particle_mass = 0.05f;
     cloth_t *table = make_cloth(), *scan = NULL;
     desc.allocator = &hooks;
-    CHECK_OK(cloth_create_grid(&desc, &scan));
+    CHECK_OK(test_create_grid(&desc, &scan));
     if (table == NULL || scan == NULL) {
         cloth_destroy(table);
         cloth_destroy(scan);
@@ -787,13 +787,13 @@ static cloth_t *two_tether_cloth(bool mesh, float scale)
         desc.vertex_count = 4u;
         desc.triangles = tris;
         desc.triangle_count = 2u;
-        CHECK_OK(cloth_create_mesh(&desc, &cloth));
+        CHECK_OK(test_create_mesh(&desc, &cloth));
     } else {
         cloth_grid_desc desc;
         cloth_grid_desc_init(&desc);
         desc.rows = desc.cols = 2u;
         desc.spacing = s;
-        CHECK_OK(cloth_create_grid(&desc, &cloth));
+        CHECK_OK(test_create_grid(&desc, &cloth));
     }
     if (cloth == NULL) {
         return NULL;

@@ -78,7 +78,7 @@ static cloth_status build(int id, result *r, cloth_t **out)
     desc.cols = SIDE;
     desc.spacing = 0.04f + 0.005f * (float)id;
     desc.origin[1] = 1.0f;
-    cloth_status s = cloth_create_grid(&desc, out);
+    cloth_status s = test_create_grid(&desc, out);
     if (s != CLOTH_OK) {
         return s;
     }

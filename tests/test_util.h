@@ -6,6 +6,7 @@
 #define CLOTHSIM_TEST_UTIL_H
 
 #include <clothsim/clothsim.h>
+#include <clothsim/mesh.h>
 
 #include <math.h>
 #include <stdio.h>
@@ -94,6 +95,43 @@ static inline int test_finish(const char *name)
     }
     printf("%s: %d checks, %d failed\n", name, test_checks, test_failures);
     return test_failures == 0 ? 0 : 1;
+}
+
+/* The settings a cloth started with before 0.4: explicit Euler, 16
+ * substeps, 8 iterations, damping 0.2 /s, no tethers, no strain limit,
+ * the watchdog off.
+ * The tests that hold an integrator, a spring or a collider to a closed
+ * form start from them: the stretch guarantee that a new cloth has by
+ * default (tethers, the limit) would change the answer they check. */
+static inline void test_plain(cloth_t *c)
+{
+    (void)cloth_set_integrator(c, CLOTH_INTEGRATOR_EXPLICIT_EULER);
+    (void)cloth_set_substeps(c, 16u);
+    (void)cloth_set_iterations(c, 8u);
+    (void)cloth_set_damping(c, 0.2f);
+    (void)cloth_set_tethers(c, 0.0f);
+    (void)cloth_set_tether_schedule(c, CLOTH_TETHERS_EVERY_SUBSTEP);
+    (void)cloth_set_strain_limit(c, 0.0f, 0u);
+    (void)cloth_set_watchdog(c, 0.0f, 0.0f, CLOTH_WATCHDOG_REPORT);
+}
+
+/* cloth_create_grid() / cloth_create_mesh(), then test_plain(). */
+static inline cloth_status test_create_grid(const cloth_grid_desc *desc, cloth_t **out)
+{
+    const cloth_status s = cloth_create_grid(desc, out);
+    if (s == CLOTH_OK) {
+        test_plain(*out);
+    }
+    return s;
+}
+
+static inline cloth_status test_create_mesh(const cloth_mesh_desc *desc, cloth_t **out)
+{
+    const cloth_status s = cloth_create_mesh(desc, out);
+    if (s == CLOTH_OK) {
+        test_plain(*out);
+    }
+    return s;
 }
 
 #endif /* CLOTHSIM_TEST_UTIL_H */

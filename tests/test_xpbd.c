@@ -60,7 +60,7 @@ static double chain_statics(uint32_t substeps, uint32_t iterations, float beta, 
     desc.particle_mass = m;
     desc.u_axis[0] = 0.0f;
     desc.u_axis[1] = -1.0f;
-    CHECK_OK(cloth_create_grid(&desc, &cloth));
+    CHECK_OK(test_create_grid(&desc, &cloth));
     if (cloth == NULL) {
         return 1e9;
     }
@@ -196,7 +196,7 @@ static double settled_hang(cloth_integrator kind, uint32_t iterations)
     desc.rows = desc.cols = HANG_N;
     desc.v_axis[1] = -1.0f;
     desc.v_axis[2] = 0.0f;
-    CHECK_OK(cloth_create_grid(&desc, &cloth));
+    CHECK_OK(test_create_grid(&desc, &cloth));
     if (cloth == NULL) {
         return strain;
     }
@@ -275,7 +275,7 @@ static cloth_t *make_drape(void)
     desc.rows = desc.cols = DRAPE_N;
     desc.origin[0] = -0.475f;
     desc.origin[2] = -0.475f;
-    CHECK_OK(cloth_create_grid(&desc, &cloth));
+    CHECK_OK(test_create_grid(&desc, &cloth));
     return cloth;
 }
 
@@ -395,7 +395,7 @@ static cloth_t *make_mesh_hang(void)
     desc.vertex_count = MESH_N * MESH_N;
     desc.triangles = tris;
     desc.triangle_count = t / 3u;
-    CHECK_OK(cloth_create_mesh(&desc, &cloth));
+    CHECK_OK(test_create_mesh(&desc, &cloth));
     return cloth;
 }
 
@@ -428,7 +428,7 @@ static cloth_t *make_fan(void)
     desc.triangles = tris;
     desc.triangle_count = FAN_RIM;
     desc.particle_mass = 0.05f;
-    CHECK_OK(cloth_create_mesh(&desc, &cloth));
+    CHECK_OK(test_create_mesh(&desc, &cloth));
     return cloth;
 }
 

@@ -33,6 +33,10 @@ extern "C" {
  * along the warp. Fabrics of one name vary by a factor of a few; a preset
  * is a starting point, not a measurement of your fabric. Damping is
  * chosen, not measured (no source gives a viscous damping for fabric).
+ * The max strains are chosen too: each is above what the fabric stretches
+ * under its own weight in a scene of a few metres, so that it bounds only
+ * what the position solvers leave unresolved (docs/materials.md); set 0 to
+ * see the modulus alone, with an integrator that resolves it.
  *
  * | preset  | density kg/m^2 | stretch N/m | shear N/m | bending N m | max strain | damping 1/s |
  * |---------|----------------|-------------|-----------|-------------|------------|-------------|
@@ -40,8 +44,8 @@ extern "C" {
  * | silk    | 0.07           | 1000        | 10        | 3.0e-6      | 0.04       | 0.3         |
  * | denim   | 0.40           | 8500        | 120       | 2.0e-5      | 0.03       | 0.2         |
  * | leather | 0.50           | 4000        | 1500      | 3.0e-5      | 0.03       | 0.2         |
- * | jersey  | 0.18           | 60          | 20        | 5.0e-6      | 0.08       | 0.2         |
- * | rubber  | 1.00           | 1500        | 500       | 1.25e-4     | 0 (none)   | 0.1         |
+ * | jersey  | 0.18           | 60          | 20        | 5.0e-6      | 0.06       | 0.2         |
+ * | rubber  | 1.00           | 1500        | 500       | 1.25e-4     | 0.05       | 0.1         |
  * @{
  */
 
@@ -52,7 +56,7 @@ typedef enum cloth_material_preset {
     CLOTH_MATERIAL_DENIM = 2,   /**< heavy twill: stiff, holds its folds */
     CLOTH_MATERIAL_LEATHER = 3, /**< soft garment leather about 0.8 mm thick */
     CLOTH_MATERIAL_JERSEY = 4,  /**< cotton jersey knit: stretches easily */
-    CLOTH_MATERIAL_RUBBER = 5,  /**< natural rubber sheet 1 mm thick: elastic, no stretch bound */
+    CLOTH_MATERIAL_RUBBER = 5,  /**< natural rubber sheet 1 mm thick: elastic, heavy */
     CLOTH_MATERIAL_FORCE32 = 0x7fffffff
 } cloth_material_preset;
 

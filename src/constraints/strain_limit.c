@@ -105,7 +105,7 @@ void cloth_strain_limit_apply(cloth_t *cloth, float dt, uint32_t first, uint32_t
     limit_pass pass;
     memset(&pass, 0, sizeof pass);
     pass.cloth = cloth;
-    pass.scale = 1.0f + cloth->max_strain;
+    pass.scale = 1.0f + cloth->max_strain * (cloth->strain_passes_auto ? 1.0f - CLOTH_LIMIT_MARGIN : 1.0f);
     float *const pos[3] = {p->x, p->y, p->z}, *const vel[3] = {p->vx, p->vy, p->vz};
     cloth_limit_ctx_init(&pass.c, cloth, pos, vel, p->w, 1.0f / dt);
     if (cloth->tris != NULL) {
