@@ -97,7 +97,7 @@ static inline int test_finish(const char *name)
     return test_failures == 0 ? 0 : 1;
 }
 
-/* The settings a cloth started with before 0.4: explicit Euler, 16
+/* The settings a cloth started with before 0.3: explicit Euler, 16
  * substeps, 8 iterations, damping 0.2 /s, no tethers, no strain limit,
  * the watchdog off.
  * The tests that hold an integrator, a spring or a collider to a closed

@@ -57,11 +57,20 @@ CLOTH_API void cloth_grid_desc_init(cloth_grid_desc *desc);
 /**
  * Build a grid cloth from `desc` and store the handle in `*out`.
  *
- * The new cloth is at rest, unpinned, with the default parameters:
- * gravity (0, -9.81, 0) m/s^2, velocity damping 0.2 /s, stiffness 50 N
- * (structural), 20 N (shear), 5 N (bend), spring damping 1 ms for every type,
- * 16 substeps, 8 iterations, the explicit (symplectic) Euler integrator. These
- * keep the default cloth stable at 60 Hz with every explicit integrator.
+ * The new cloth is at rest, unpinned, with the defaults (since 0.3; before,
+ * explicit Euler with 16 substeps, 8 iterations, damping 0.2 /s, no tethers,
+ * no limit and the watchdog off): gravity (0, -9.81, 0) m/s^2, velocity
+ * damping 1 /s, stiffness 50 N (structural), 20 N (shear), 5 N (bend),
+ * spring damping 1 ms for every type, the XPBD integrator with automatic
+ * substeps and iterations (0, see cloth_set_substeps()), tethers at 1.05
+ * in the last substep, the automatic strain limit at 0.05 (the stretch
+ * guarantee: no structural or shear link past 1.05 times its rest length
+ * after a step, cloth_set_strain_limit()), and the watchdog restoring a
+ * step that leaves any link past 4 times its rest length
+ * (cloth_set_watchdog()). With these, grids of 8 x 8 to 256 x 256, 0.3 to
+ * 4 m across and 0.05 to 1 kg/m^2, hung, pinned along a row or dropped on
+ * a floor, step at 30 to 120 Hz with nothing else set
+ * (tests/test_defaults.c; docs/getting-started.md says where that ends).
  *
  * @return ::CLOTH_ERR_INVALID_ARGUMENT for a NULL pointer, `rows` or `cols` of
  *         0, `rows * cols < 2` or more than 2^26 particles, a spacing or mass that
@@ -132,7 +141,8 @@ CLOTH_API cloth_status cloth_set_gravity(cloth_t *cloth, const float g[3]);
 
 /**
  * Velocity damping as a rate per second: without other forces a velocity
- * decays as `v(t) = v(0) exp(-rate t)`, whatever the substep count. Default 0.2.
+ * decays as `v(t) = v(0) exp(-rate t)`, whatever the substep count. Default 1
+ * (0.2 before 0.3): a swing dies away within seconds, as in air.
  * @return ::CLOTH_ERR_INVALID_ARGUMENT for a NULL cloth or a rate that is
  *         negative or not finite.
  */
@@ -142,12 +152,13 @@ CLOTH_API cloth_status cloth_set_damping(cloth_t *cloth, float rate_per_second);
  * Number of substeps each cloth_step() divides its `dt` into, 1 to 1024, or
  * 0: chosen by each step (src/auto.c): XPBD, PBD and semi-rigid start at
  * 360 substeps a second and, with an automatic strain limit, raise it by a
- * quarter after a step whose limit needed more than 4 passes and lower it
- * after one that needed at most 2; explicit integrators take the
+ * quarter after a step whose limit missed the guarantee or needed more than
+ * 4 passes and more passes than substeps, and lower it by a fifth after one
+ * that needed at most 2, or fewer than a quarter of the substeps; explicit integrators take the
  * stability bound of cloth_set_integrator() (with w_max^2 bounded over the
  * springs and bending, 10 % to spare); implicit Euler 1; relaxation and
  * host integrators 16. cloth_stats::substeps_used reports the choice.
- * Default 16. More substeps cost proportionally more and allow stiffer springs.
+ * Default 0 (16 before 0.3). More substeps cost proportionally more and allow stiffer springs.
  * @return ::CLOTH_ERR_INVALID_ARGUMENT for a NULL cloth or a count above 1024.
  */
 CLOTH_API cloth_status cloth_set_substeps(cloth_t *cloth, uint32_t substeps);
@@ -157,7 +168,7 @@ CLOTH_API cloth_status cloth_set_substeps(cloth_t *cloth, uint32_t substeps);
  * sweeps for ::CLOTH_INTEGRATOR_XPBD), 1 to 1024, or 0: chosen (1 for
  * XPBD, whose accuracy comes from substeps, 4 for PBD;
  * cloth_stats::iterations_used).
- * Default 8. The other built-in integrators ignore it; a host integrator sees
+ * Default 0 (8 before 0.3). The other built-in integrators ignore it; a host integrator sees
  * it in ::cloth_step_view. XPBD on a grid keeps one multiplier per spring
  * (24 bytes per particle with 12 neighbours, 48 with 24) while the count is
  * above 1, and frees them at 1.

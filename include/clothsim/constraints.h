@@ -77,7 +77,8 @@ extern "C" {
  *   give the same results to the bit. See cloth_stats::memory_bytes.
  *
  * @param cloth the cloth
- * @param scale 0 switches tethers off (the default) and frees their memory;
+ * @param scale 0 switches tethers off and frees their memory (a new cloth
+ *        has 1.05, cloth_create_grid());
  *        otherwise in [1, 10]: 1 allows no stretch at all away from the pins,
  *        1.1 allows 10 %.
  * @return ::CLOTH_ERR_INVALID_ARGUMENT for a NULL cloth or a `scale` that is
@@ -96,7 +97,8 @@ CLOTH_API cloth_status cloth_get_tethers(const cloth_t *cloth, float *scale);
 
 /** Which substeps of a cloth_step() project the tethers. */
 typedef enum cloth_tether_schedule {
-    /** Every substep (the default): the bound holds inside the step too,
+    /** Every substep (a new cloth's schedule before 0.3; since then it is
+     *  ::CLOTH_TETHERS_LAST_SUBSTEP): the bound holds inside the step too,
      *  which an explicit integrator with few substeps may need to stay
      *  stable. */
     CLOTH_TETHERS_EVERY_SUBSTEP = 0,
@@ -213,7 +215,10 @@ CLOTH_API cloth_status cloth_get_tether_schedule(const cloth_t *cloth, cloth_tet
  *        shear spring is past `1 + 1.01 max_strain` (plus 1e-5 for float
  *        rounding), at most 64 (cloth_stats::limit_passes_used,
  *        cloth_stats::step_max_strain). 0 with `max_strain` 0 switches
- *        limiting off (the default).
+ *        limiting off. A new cloth has (0.05, 0) (cloth_create_grid()).
+ *        The automatic passes shorten a link to 1 + 0.75 `max_strain`, a
+ *        quarter inside the guarantee, once it is past that: passes over
+ *        links that all sit at their bound push each other back over it.
  * @return ::CLOTH_ERR_INVALID_ARGUMENT for a NULL cloth, a `max_strain`
  *         outside [0, 10] (NaN included) or more than 1024 passes;
  *         ::CLOTH_ERR_OUT_OF_MEMORY if a grid's levels cannot be allocated.
