@@ -35,6 +35,30 @@ else:
     np = None
 
 
+_library_grid = clothsim.Cloth.grid.__func__
+_library_mesh = clothsim.Cloth.mesh.__func__
+
+
+def plain(c):
+    """The settings a cloth started with before 0.3 (tests/test_util.h's
+    test_plain()): the closed forms below are explicit Euler's at 16
+    substeps, without the stretch guarantee a new cloth now has."""
+    c.set_integrator("explicit_euler")
+    c.set_substeps(16)
+    c.set_iterations(8)
+    c.set_damping(0.2)
+    c.set_tethers(0.0)
+    c.set_tether_schedule("every_substep")
+    c.set_strain_limit(0.0, 0)
+    c.set_watchdog()
+    return c
+
+
+# every test starts from the plain settings, but the one about the defaults
+clothsim.Cloth.grid = classmethod(lambda cls, *a, **k: plain(_library_grid(cls, *a, **k)))
+clothsim.Cloth.mesh = classmethod(lambda cls, *a, **k: plain(_library_mesh(cls, *a, **k)))
+
+
 def rows_of(values):
     """Plain tuples from either result kind (ndarray rows or tuples)."""
     return [tuple(float(c) for c in row) for row in values]
@@ -138,12 +162,16 @@ class TestGrid(unittest.TestCase, StatusAssertions):
                     self.assertAlmostEqual(z, origin[2] + col * s, places=6)
 
     def test_defaults_are_the_library_defaults(self):
-        with clothsim.Cloth.grid(32, 32) as c:
+        with _library_grid(clothsim.Cloth, 32, 32) as c:
             pos = rows_of(c.positions())
             self.assertEqual(pos[0], (0.0, 0.0, 0.0))
             self.assertAlmostEqual(pos[1][0], 0.05, places=6)  # u = +x, spacing 0.05
             self.assertAlmostEqual(pos[32][2], 0.05, places=6)  # v = +z
-            self.assertEqual(c.integrator, clothsim.Integrator.EXPLICIT_EULER)
+            self.assertEqual(c.integrator, clothsim.Integrator.XPBD)
+            self.assertAlmostEqual(c.tethers, 1.05, places=6)
+            self.assertAlmostEqual(c.strain_limit[0], 0.05, places=6)
+            self.assertEqual(c.strain_limit[1], 0)
+            self.assertEqual(c.tether_schedule, "last_substep")
             for n in rows_of(c.normals()):
                 self.assertAlmostEqual(n[1], 1.0, places=6)  # v x u = +y for a horizontal grid
 
@@ -863,7 +891,7 @@ class TestMaterial(unittest.TestCase, StatusAssertions):
         denim = clothsim.material("denim")
         self.assertAlmostEqual(denim.density, 0.40, places=6)
         self.assertEqual(denim.stretch_modulus, 8500.0)
-        self.assertEqual(clothsim.material("rubber").max_strain, 0.0)
+        self.assertAlmostEqual(clothsim.material("rubber").max_strain, 0.05, places=6)
 
     def test_an_unknown_preset_has_density_zero_and_is_refused(self):
         invalid = Status.ERR_INVALID_ARGUMENT
@@ -903,7 +931,10 @@ class TestMaterial(unittest.TestCase, StatusAssertions):
             self.assertEqual(c.material, clothsim.material("silk"))
             c.set_material(clothsim.MaterialPreset.RUBBER)
             self.assertEqual(c.material, clothsim.material("rubber"))
-            self.assertEqual(c.strain_limit, (0.0, 0), "rubber has no stretch bound")
+            unbounded = clothsim.Material.preset("rubber")
+            unbounded.max_strain = 0.0
+            c.set_material(unbounded)
+            self.assertEqual(c.strain_limit, (0.0, 0), "no stretch bound")
             self.assertEqual(c.tethers, 0.0)
 
     def test_stats_after_a_step_on_a_material(self):
