@@ -11,6 +11,25 @@
 const assert = require('node:assert/strict');
 const clothsim = require('./clothsim');
 
+// Every check starts from the settings a cloth had before 0.3 (tests/test_util.h's
+// test_plain()): explicit Euler at 16 substeps, no stretch guarantee, the watchdog
+// off; 'the defaults of a new cloth' checks the library's own.
+const libraryGrid = clothsim.Cloth.grid.bind(clothsim.Cloth);
+const libraryMesh = clothsim.Cloth.mesh.bind(clothsim.Cloth);
+function plain(cloth) {
+  cloth.setIntegrator('euler');
+  cloth.setSubsteps(16);
+  cloth.setIterations(8);
+  cloth.setDamping(0.2);
+  cloth.setTethers(0);
+  cloth.setTetherSchedule('every_substep');
+  cloth.setStrainLimit(0, 0);
+  cloth.setWatchdog();
+  return cloth;
+}
+clothsim.Cloth.grid = (...args) => plain(libraryGrid(...args));
+clothsim.Cloth.mesh = (...args) => plain(libraryMesh(...args));
+
 const G = 9.81;
 let checks = 0;
 function check(name, fn) {
@@ -18,6 +37,18 @@ function check(name, fn) {
   checks++;
   console.log(`ok ${checks} - ${name}`);
 }
+
+check('the defaults of a new cloth', () => {
+  const cloth = libraryGrid(8, 8);
+  assert.equal(cloth.integrator, 'xpbd');
+  cloth.pin(0);
+  cloth.step(1 / 60);
+  const s = cloth.stats();
+  // XPBD at 360 substeps a second, one sweep, the automatic limit within its 5 % guarantee
+  assert.deepEqual([s.substepsUsed, s.iterationsUsed], [6, 1]);
+  assert.ok(s.limitPassesUsed >= 1 && s.stepMaxStrain <= 0.05 * 1.01 + 1e-5);
+  cloth.destroy();
+});
 
 check('bad dt is CLOTH_ERR_INVALID_ARGUMENT', () => {
   const cloth = clothsim.Cloth.grid(4, 4);
@@ -34,11 +65,6 @@ check('bad dt is CLOTH_ERR_INVALID_ARGUMENT', () => {
 
 check('free fall with the springs off', () => {
   const cloth = clothsim.Cloth.grid(3, 3);
-  // the closed form below is explicit Euler's at 16 substeps, without the default limit
-  cloth.setIntegrator('euler');
-  cloth.setSubsteps(16);
-  cloth.setTethers(0);
-  cloth.setStrainLimit(0, 0);
   for (const t of ['structural', 'shear', 'bend']) cloth.setStiffness(t, 0);
   cloth.setDamping(0);
   const frames = 30;
@@ -252,7 +278,7 @@ check('material presets, refusals, a round trip and the stats of a step', () => 
     assert.deepEqual(clothsim.material(clothsim.MaterialPreset[name]), m);
   }
   assert.equal(clothsim.material('denim').stretchModulus, 8500);
-  assert.equal(clothsim.material('rubber').maxStrain, 0);
+  assert.equal(clothsim.material('rubber').maxStrain, Math.fround(0.05));
   // an unknown preset: density 0, which setMaterial refuses
   for (const v of [6, -1, 99, 2 ** 32 + 1]) assert.equal(clothsim.Material.preset(v).density, 0, `preset ${v}`);
   assert.throws(() => clothsim.material('tweed'), RangeError);
@@ -277,6 +303,10 @@ check('material presets, refusals, a round trip and the stats of a step', () => 
   cloth.setMaterial('silk');
   assert.deepEqual(cloth.material, clothsim.material('silk'));
   cloth.setMaterial(clothsim.MaterialPreset.rubber);
+  assert.deepEqual(cloth.strainLimit, [Math.fround(0.05), 0]);
+  const unbounded = clothsim.material('rubber');
+  unbounded.maxStrain = 0;
+  cloth.setMaterial(unbounded);
   assert.deepEqual(cloth.strainLimit, [0, 0]);
   cloth.destroy();
 
