@@ -180,7 +180,7 @@ struct cloth {
     cloth_material material;
     float rigidity;
     bool edge_halving;
-    double *curvature_scratch; /* curvature.c: 7 doubles per particle of the longest line, while rigidity > 0 */
+    double *curvature_scratch; /* curvature.c: its slots for groups of lines, while rigidity > 0 */
     size_t curvature_scratch_bytes;
     /* Automatic settings (0 passed to their setters, params.c): the choice
      * made for the last step, and the rate the position solvers adapt. */
