@@ -127,7 +127,7 @@ void drape_quality_of(const float *p, uint32_t n, bool stepped_ok, drape_quality
     }
     q->mean_stretch = sum / (double)links;
     q->max_stretch = worst;
-    double pen = 0.0, closest = INFINITY;
+    double pen = 0.0, closest = (double)INFINITY;
     for (uint32_t i = 0; i < n * n; ++i) {
         double dx = (double)p[3 * i], dy = (double)p[3 * i + 1] - (double)DRAPE_SPHERE_Y, dz = (double)p[3 * i + 2];
         double d = sqrt(dx * dx + dy * dy + dz * dz) - (double)DRAPE_SPHERE_RADIUS;

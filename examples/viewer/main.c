@@ -16,7 +16,7 @@ static void usage(FILE *f)
             "usage: viewer [options]\n"
             "  --scene drape|curtain|flag   what to show (default drape: seed 002's cloth over a ball)\n"
             "  --integrator NAME            euler, trapezoid, verlet, pbd, semirigid, relaxation, xpbd,\n"
-            "                               implicit (default: euler; semirigid for the curtain)\n"
+            "                               implicit (default: xpbd; semirigid for the curtain)\n"
             "  --smooth N                   smooth-surface level 1-16, 0 for plain triangles (default 4)\n"
             "  --wind | --no-wind           start with the wind on or off (default: on for flag and curtain)\n"
             "  --headless                   render offscreen even with a display\n"

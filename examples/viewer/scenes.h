@@ -1,13 +1,16 @@
 /*
  * The viewer's three scenes:
  *
- *  drape    seed 002's reference demo: a cloth hanging by its four corners
- *           above a sphere above a floor; keys 1-4 release a corner.
- *  curtain  seed 003: a curtain on a rod with the semi-rigid integrator; its
- *           rings (the pinned top row) slide along the rod to open it.
- *  flag     a flag on a pole in a turbulent, gusting wind field given
+ *  drape    seed 002's reference demo: a cotton cloth hanging by its four
+ *           corners above a sphere above a floor; keys 1-4 release a corner.
+ *  curtain  seed 003: a denim curtain on a rod with the semi-rigid
+ *           integrator; its rings (the pinned top row) slide along the rod
+ *           to open it.
+ *  flag     a silk flag on a pole in a turbulent, gusting wind field given
  *           through the wind hook.
  *
+ * Each cloth is made of its fabric (cloth_set_material()) and steps with
+ * automatic substeps and iterations; drape and flag use XPBD.
  * A scene owns its cloth and describes itself for render_draw().
  */
 #ifndef VIEWER_SCENES_H
@@ -67,7 +70,8 @@ extern const cloth_integrator scene_integrators[SCENE_INTEGRATORS];
 const char *scene_integrator_name(cloth_integrator kind);
 int scene_integrator_parse(const char *name, cloth_integrator *out);
 
-/* Build the scene with its cloth. integrator < 0: the scene's own default.
+/* Build the scene with its cloth. integrator < 0: the scene's own default
+ * (XPBD; semi-rigid for the curtain).
  * Returns 0, or -1 after printing why (the scene is then empty). */
 int scene_init(scene *s, scene_kind kind, int integrator, int wind_on);
 void scene_free(scene *s);
@@ -85,7 +89,7 @@ void scene_next_integrator(scene *s);
 void scene_toggle_open(scene *s);
 
 /* The headless script: what a viewer would do by hand, at fixed times
- * (drape: a corner released at 1, 2, 3 and 4 s; curtain: opened from 1 s). */
+ * (drape: its four corners released at 1 s; curtain: opened from 1 s). */
 void scene_schedule(scene *s);
 
 /* Bring `draw` up to date (pins and rings follow the cloth). */

@@ -3,8 +3,8 @@
 # exist only where the viewer does.
 #
 #   viewer_headless_SCENE  the viewer renders SCENE offscreen on a short
-#                          schedule (the drape: its four corners let go at
-#                          1, 2, 3 and 4 s, then it settles), writing PNG
+#                          schedule (the drape: its four corners let go
+#                          together at 1 s, then it settles), writing PNG
 #                          frames, the final picture and the OBJ
 #   viewer_output_SCENE    check_render: those PNGs decode to real pictures
 #                          (many colours, most pixels not background, the red
