@@ -132,11 +132,12 @@ static double cantilever(const cloth_material *m, double L, uint32_t n, cloth_in
     return atan2(dy, dz);
 }
 
-/* The discrete strip converges to the elastica as its particles grow in
- * number: the error falls with every doubling and is under 2 degrees at 64
- * particles. It is first order: the clamp's first bending node sees half a
- * segment of the strip as a whole one, which leaves the strip about
- * 8 degrees too low at 8 particles, 4 at 16, 2 at 32 (docs/materials.md). */
+/* The discrete strip droops as the elastica says at every resolution: the
+ * clamp's bending node counts twice (curvature.c), which makes the
+ * discrete strip second order (0.4 to 0.8 degrees too low at 8 particles
+ * when solved exactly); what is left is the strip's own stretch under the
+ * limit, at most 1.5 % at 64 particles, which lengthens it and adds up to
+ * 1.5 degrees (docs/materials.md). */
 static void test_cantilever(void)
 {
     /* The droop depends on lambda alone (a strip of any preset at the same
@@ -156,7 +157,6 @@ static void test_cantilever(void)
         const double want = elastica_chord_angle(lambdas[l]);
         const cloth_integrator integs[2] = {CLOTH_INTEGRATOR_XPBD, CLOTH_INTEGRATOR_PBD};
         for (int g = 0; g < 2; ++g) {
-            double before = (double)INFINITY;
             for (size_t k = 0; k < 4u; ++k) {
                 if (integs[g] == CLOTH_INTEGRATOR_PBD && sizes[k] > 16u) {
                     continue; /* the same curvature solve; kept short */
@@ -167,12 +167,7 @@ static void test_cantilever(void)
                        names[l], lambdas[l], L, sizes[k], g == 0 ? "xpbd" : "pbd ", got * 180.0 / pi,
                        want * 180.0 / pi);
                 CHECK(got > want - 0.5 * pi / 180.0); /* never stiffer than the elastica */
-                CHECK(err < 9.0);                      /* 8 particles: within 9 degrees */
-                CHECK(err < before + 0.1);             /* converging */
-                if (sizes[k] == 64u) {
-                    CHECK(err < 2.0);
-                }
-                before = err;
+                CHECK(err < 2.0);                      /* every resolution, 8 particles too */
             }
         }
     }
