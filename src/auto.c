@@ -4,11 +4,27 @@
  *
  * Position solvers (XPBD, PBD, semi-rigid) are stable at any substep, so
  * their substeps buy accuracy: fewer substeps leave more stretch for the
- * strain limit to take out, more substeps cost a sweep each. They start at
- * CLOTH_AUTO_RATE substeps a second and follow the limit: a step whose
- * automatic limit needed more than CLOTH_AUTO_BUSY_PASSES passes raises the
- * rate by a quarter for the next step, one that needed at most
- * CLOTH_AUTO_IDLE_PASSES lowers it by a fifth (never under the start).
+ * strain limit to take out, more substeps cost a sweep each. With the
+ * automatic limit they start at CLOTH_AUTO_RATE substeps a second and
+ * trade one for the other:
+ *   - A limit pass (with its coarse levels, its measure and the contacts
+ *     after it) costs about two substeps. Where the stretch comes from
+ *     the solver's own lag, a quarter more substeps saves more passes than
+ *     that; where it comes from contact holding links apart, substeps
+ *     save nothing. So the rate rises by a quarter after a step whose
+ *     limit needed more passes than CLOTH_AUTO_BUSY_PASSES or a quarter of
+ *     its substeps, and falls by a fifth after one that needed at most
+ *     CLOTH_AUTO_IDLE_PASSES or an eighth of them (never under the start);
+ *     between the two it stays, so a cloth at rest keeps one rate.
+ *   - A step whose limit could not reach the guarantee in its
+ *     CLOTH_AUTO_MAX_PASSES (a cloth that hits a ball, a jerk on a pin) is
+ *     run again from its kept state with twice the rate, at most
+ *     CLOTH_AUTO_REDOS times (cloth_auto_redo()): the guarantee holds at
+ *     every read-back unless even that rate cannot keep it. Where twice
+ *     the substeps did not take out half of the excess over the guarantee,
+ *     more would not either (pins pulled further apart than the cloth
+ *     reaches, contact holding links long): steps are no longer run again,
+ *     nor is the rate raised for a miss, until a step meets the guarantee.
  * The choice depends only on the cloth's state, so it is the same at any
  * thread count and SIMD level.
  *
@@ -23,8 +39,9 @@
 
 #define CLOTH_AUTO_RATE 360.0f
 #define CLOTH_AUTO_RATE_MAX 7680.0f
-#define CLOTH_AUTO_BUSY_PASSES 4u
+#define CLOTH_AUTO_BUSY_PASSES 3u
 #define CLOTH_AUTO_IDLE_PASSES 2u
+#define CLOTH_AUTO_REDOS 2u
 
 float cloth_auto_strain_bound(float max_strain)
 {
@@ -138,19 +155,63 @@ void cloth_auto_adapt(cloth_t *cloth)
     if (!cloth->substeps_auto || !cloth->strain_passes_auto || !position_solver(cloth)) {
         return;
     }
-    /* A limit pass costs about what a substep's sweep does: the rate rises
-     * while the limit does more work than the solver (or could not reach
-     * the guarantee), and falls while it does less than a quarter of it. */
     const uint32_t subs = cloth->substeps_used, passes = cloth->passes_used;
-    const bool missed = cloth->step_strain > cloth_auto_strain_bound(cloth->max_strain);
-    if (missed || (passes > CLOTH_AUTO_BUSY_PASSES && passes > subs)) {
+    const uint32_t busy = subs / 4u > CLOTH_AUTO_BUSY_PASSES ? subs / 4u : CLOTH_AUTO_BUSY_PASSES;
+    const uint32_t idle = subs / 8u > CLOTH_AUTO_IDLE_PASSES ? subs / 8u : CLOTH_AUTO_IDLE_PASSES;
+    /* a miss raises the rate unless more substeps were found not to help,
+     * and so do many passes unless they stopped on a stall */
+    const bool missed = cloth->step_strain > cloth_auto_strain_bound(cloth->max_strain) && !cloth->redo_futile;
+    if (missed || (passes > busy && !cloth->limit_stalled)) {
         cloth->auto_rate = fminf(cloth->auto_rate * 1.25f, CLOTH_AUTO_RATE_MAX);
-    } else if (passes <= CLOTH_AUTO_IDLE_PASSES || 4u * passes < subs) {
+    } else if (passes <= idle) {
         cloth->auto_rate = fmaxf(cloth->auto_rate * 0.8f, CLOTH_AUTO_RATE);
     }
+}
+
+uint32_t cloth_auto_redo(cloth_t *cloth, float dt, uint32_t attempt)
+{
+    if (!cloth->substeps_auto || !cloth->strain_passes_auto || !position_solver(cloth)) {
+        return 0u;
+    }
+    const float bound = cloth_auto_strain_bound(cloth->max_strain), strain = cloth->step_strain;
+    if (!(strain > bound)) {
+        cloth->redo_futile = false;
+        return 0u;
+    }
+    if (attempt == 0u) {
+        cloth->first_attempt_strain = strain;
+    } else if (!(strain < cloth->first_attempt_strain - 0.5f * (cloth->first_attempt_strain - bound))) {
+        /* twice the substeps did not take out half of the excess: more
+         * will not bring the guarantee either (pins pulled apart, contact
+         * holding links long); keep this attempt, stop running steps
+         * again and let the rate fall back */
+        cloth->redo_futile = true;
+        cloth->auto_rate = fmaxf(cloth->auto_rate * 0.5f, CLOTH_AUTO_RATE);
+        return 0u;
+    }
+    if (cloth->redo_futile || attempt >= CLOTH_AUTO_REDOS) {
+        return 0u;
+    }
+    const uint32_t before = cloth->substeps_used;
+    cloth->auto_rate = fminf(cloth->auto_rate * 2.0f, CLOTH_AUTO_RATE_MAX);
+    const uint32_t n = cloth_auto_substeps(cloth, dt);
+    if (n <= before) {
+        return 0u;
+    }
+    /* the passes the missed attempt ran say little about how few the
+     * finer one needs: it starts again from one */
+    cloth->passes_used = 1u;
+    return n;
+}
+
+bool cloth_auto_state_ok(float rate, uint32_t passes)
+{
+    return rate >= CLOTH_AUTO_RATE && rate <= CLOTH_AUTO_RATE_MAX && passes <= CLOTH_AUTO_MAX_PASSES;
 }
 
 void cloth_auto_defaults(cloth_t *cloth)
 {
     cloth->auto_rate = CLOTH_AUTO_RATE;
+    cloth->passes_used = 0u;
+    cloth->redo_futile = false;
 }

@@ -133,7 +133,7 @@ static cloth_status install_defaults(cloth_t *cloth)
         st = cloth_set_strain_limit(cloth, CLOTH_DEFAULT_MAX_STRAIN, 0u);
     }
     if (st == CLOTH_OK) {
-        st = cloth_set_tethers(cloth, 1.0f + CLOTH_DEFAULT_MAX_STRAIN);
+        st = cloth_set_tethers(cloth, 1.0f + CLOTH_DEFAULT_TETHER_STRAIN);
     }
     if (st == CLOTH_OK) {
         st = cloth_set_tether_schedule(cloth, CLOTH_TETHERS_LAST_SUBSTEP);

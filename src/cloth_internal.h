@@ -187,6 +187,12 @@ struct cloth {
     bool substeps_auto, iterations_auto;
     uint32_t substeps_used, iterations_used, passes_used;
     float auto_rate; /* substeps per second the adaptive choice asks for */
+    /* auto.c: the worst strain of the step's first attempt, and whether
+     * running steps again with more substeps has been found not to bring
+     * the guarantee (until a step meets it) */
+    float first_attempt_strain;
+    bool redo_futile;
+    bool limit_stalled; /* step.c: the last step's limit stopped on a stall, not at the guarantee */
     float step_strain; /* the worst structural or shear strain after the last step */
 
     /* constraints/tethers.c: the table (NULL while off), stale once a pin is
@@ -349,20 +355,43 @@ void cloth_strain_levels_free(cloth_t *cloth);
  * plus float rounding), at most CLOTH_AUTO_MAX_PASSES. */
 #define CLOTH_LIMIT_SLACK 0.01f
 #define CLOTH_AUTO_MAX_PASSES 64u
+/* The automatic limit stops early once its passes shorten the worst link
+ * by less than this share of its strain per pass, over the last
+ * CLOTH_LIMIT_STALL_SPAN passes: a guarantee the pins or the colliders make
+ * impossible (pins pulled further apart than the cloth reaches) then costs
+ * a few passes, not CLOTH_AUTO_MAX_PASSES every step, while a limit that
+ * crawls (a long strip too narrow for coarse levels) goes on. A single pass
+ * may lengthen the worst link; a span of them that converges does not. */
+#define CLOTH_LIMIT_STALL 0.001f
+#define CLOTH_LIMIT_STALL_SPAN 8u
 /* The automatic limit shortens a link past (1 + (1 - CLOTH_LIMIT_MARGIN)
  * max_strain) times its rest length to that length, not to the guarantee's:
  * Gauss-Seidel passes over links that all sit at their bound push each
  * other back over it and crawl towards it, while a target inside the bound
- * leaves room for the push. */
-#define CLOTH_LIMIT_MARGIN 0.25f
-/* A new cloth's stretch guarantee and watchdog bound (cloth.c) */
-#define CLOTH_DEFAULT_MAX_STRAIN 0.05f
+ * leaves room for the push, and the wider the room the fewer the passes
+ * (docs/performance.md has the figures). The price: the limit takes out a
+ * fabric's own stretch past a third of its max_strain. */
+#define CLOTH_LIMIT_MARGIN (2.0f / 3.0f)
+/* A new cloth's stretch guarantee, its tethers' allowance and its watchdog
+ * bound (cloth.c). The guarantee is 9 %, its limit aiming at 3 % as the
+ * tethers do: loose enough that the automatic settings cost about what a
+ * hand-tuned setup does, and well inside the 10 % a cloth should never
+ * pass (docs/performance.md, docs/materials.md). */
+#define CLOTH_DEFAULT_MAX_STRAIN 0.09f
+#define CLOTH_DEFAULT_TETHER_STRAIN 0.03f
 #define CLOTH_DEFAULT_WATCHDOG_STRAIN 3.0f
 float cloth_auto_strain_bound(float max_strain);
 uint32_t cloth_auto_substeps(const cloth_t *cloth, float dt);
 uint32_t cloth_auto_iterations(const cloth_t *cloth);
 void cloth_auto_adapt(cloth_t *cloth);
+/* After an attempt at a step that kept its state finite: the substeps to
+ * run the step again with, from its kept state, because the automatic
+ * limit missed its guarantee and more substeps are allowed; 0 to keep it. */
+uint32_t cloth_auto_redo(cloth_t *cloth, float dt, uint32_t attempt);
+/* The automatic state a new cloth starts with; whether a rate and a pass
+ * count are ones the automatic settings can hold (a snapshot's, snapshot.c). */
 void cloth_auto_defaults(cloth_t *cloth);
+bool cloth_auto_state_ok(float rate, uint32_t passes);
 /* bending.c: the stiffest hinge, N m / rad (0 without hinges) */
 float cloth_bending_k_max(const cloth_t *cloth);
 
@@ -382,6 +411,9 @@ cloth_status cloth_xpbd_iterations_changed(cloth_t *cloth);
  * `substeps` in a step of dt seconds; the step calls it before each
  * substep's forces. */
 void cloth_colliders_begin_substep(cloth_t *cloth, uint32_t substep, uint32_t substeps, float dt);
+/* Put every collider back where the current step began (before the step is
+ * run again from its kept state, step.c). */
+void cloth_colliders_rewind(cloth_t *cloth);
 /* Resolve particles [begin, end) against every collider and return the
  * contacts: ranges may run on different threads, since a particle's response
  * reads and writes only itself and the colliders. */

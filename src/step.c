@@ -261,9 +261,13 @@ static bool substep_ok(uint32_t substeps, float dt)
 }
 
 /* The limit after the last substep, then the colliders (contact wins).
- * Automatic: from one pass fewer than the last step needed, one more pass
- * at a time until the worst structural or shear strain is within the
- * guarantee (CLOTH_LIMIT_SLACK) or CLOTH_AUTO_MAX_PASSES have run. */
+ * Automatic: first half as many passes as the last step needed, so that
+ * the count, which the substep rate follows (auto.c), falls fast once a
+ * jerk is over; then one more pass at a time until
+ * the worst structural or shear strain is within the guarantee
+ * (CLOTH_LIMIT_SLACK), CLOTH_AUTO_MAX_PASSES have run, or the passes have
+ * stalled: the last CLOTH_LIMIT_STALL_SPAN of them shortened the worst
+ * link by less than CLOTH_LIMIT_STALL of its strain each. */
 static void limit_stage(cloth_t *cloth, float dt)
 {
     if (!cloth->strain_passes_auto) {
@@ -275,15 +279,29 @@ static void limit_stage(cloth_t *cloth, float dt)
         return;
     }
     const float bound = cloth_auto_strain_bound(cloth->max_strain);
-    uint32_t used = cloth->passes_used > 1u ? cloth->passes_used - 1u : 1u;
+    uint32_t used = cloth->passes_used > 1u ? cloth->passes_used / 2u : 1u;
+    cloth->limit_stalled = false;
     cloth_strain_limit_apply(cloth, dt, 0u, used);
     (void)constrain(cloth, true);
     float worst = cloth_strain_limit_worst(cloth);
-    while (worst > bound && used < CLOTH_AUTO_MAX_PASSES) {
+    float recent[CLOTH_LIMIT_STALL_SPAN]; /* the worst strain after the last passes, by pass number */
+    for (uint32_t k = 0; k < CLOTH_LIMIT_STALL_SPAN; ++k) {
+        recent[k] = worst;
+    }
+    for (uint32_t single = 1u; worst > bound && used < CLOTH_AUTO_MAX_PASSES; ++single) {
         cloth_strain_limit_apply(cloth, dt, used, 1u);
         ++used;
         (void)constrain(cloth, true);
         worst = cloth_strain_limit_worst(cloth);
+        /* one pass may leave the worst link longer than the last did; over
+         * a span of them a limit that converges closes the gap */
+        float *const then = &recent[single % CLOTH_LIMIT_STALL_SPAN];
+        if (used >= 2u * CLOTH_LIMIT_STALL_SPAN && single >= CLOTH_LIMIT_STALL_SPAN &&
+            !(*then - worst > CLOTH_LIMIT_STALL * (float)CLOTH_LIMIT_STALL_SPAN * *then)) {
+            cloth->limit_stalled = true;
+            break; /* pins pulled apart, a link held long by contact */
+        }
+        *then = worst;
     }
     cloth->passes_used = used;
     cloth->step_strain = worst;
@@ -320,7 +338,7 @@ cloth_status cloth_step(cloth_t *cloth, float dt)
     if (cloth == NULL || !isfinite(dt) || !(dt > 0.0f) || dt > 1.0f) {
         return CLOTH_ERR_INVALID_ARGUMENT;
     }
-    const uint32_t substeps = cloth_auto_substeps(cloth, dt);
+    uint32_t substeps = cloth_auto_substeps(cloth, dt);
     if (!substep_ok(substeps, dt)) {
         return CLOTH_ERR_INVALID_ARGUMENT;
     }
@@ -335,17 +353,35 @@ cloth_status cloth_step(cloth_t *cloth, float dt)
         cloth_monitor_end_step(cloth, CLOTH_ERR_TASK_CONTRACT, wall_start);
         return CLOTH_ERR_TASK_CONTRACT;
     }
-    cloth->substeps_used = substeps;
     cloth->iterations_used = cloth_auto_iterations(cloth);
-    cloth_status st = run_substeps(cloth, dt, substeps);
-    if (st == CLOTH_OK && !state_job(cloth, CHECK)) {
-        st = CLOTH_ERR_UNSTABLE;
+    cloth_status st;
+    bool broken = false;
+    for (uint32_t attempt = 0;; ++attempt) {
+        cloth->substeps_used = substeps;
+        st = run_substeps(cloth, dt, substeps);
+        if (st == CLOTH_OK && !state_job(cloth, CHECK)) {
+            st = CLOTH_ERR_UNSTABLE;
+        }
+        const uint32_t again = st == CLOTH_OK ? cloth_auto_redo(cloth, dt, attempt) : 0u;
+        if (again == 0u || !substep_ok(again, dt)) {
+            break;
+        }
+        broken = cloth_tasks_take_broken(cloth);
+        if (broken) {
+            break;
+        }
+        /* the limit missed its guarantee: the same step again, from the
+         * kept state, with more substeps (auto.c) */
+        (void)state_job(cloth, RESTORE);
+        cloth->time = time_before;
+        cloth_colliders_rewind(cloth);
+        substeps = again;
     }
     if (st == CLOTH_OK) {
         st = cloth_watchdog_check(cloth); /* UNSTABLE when the host asked for a restore */
     }
     /* a pass the hooks cut short leaves a state, and a check, that cannot be trusted */
-    if (cloth_tasks_take_broken(cloth)) {
+    if (broken || cloth_tasks_take_broken(cloth)) {
         st = CLOTH_ERR_TASK_CONTRACT;
     }
     if (st != CLOTH_OK) {

@@ -62,15 +62,18 @@ CLOTH_API void cloth_grid_desc_init(cloth_grid_desc *desc);
  * no limit and the watchdog off): gravity (0, -9.81, 0) m/s^2, velocity
  * damping 1 /s, stiffness 50 N (structural), 20 N (shear), 5 N (bend),
  * spring damping 1 ms for every type, the XPBD integrator with automatic
- * substeps and iterations (0, see cloth_set_substeps()), tethers at 1.05
- * in the last substep, the automatic strain limit at 0.05 (the stretch
- * guarantee: no structural or shear link past 1.05 times its rest length
+ * substeps and iterations (0, see cloth_set_substeps()), tethers at 1.03
+ * in the last substep, the automatic strain limit at 0.09 (the stretch
+ * guarantee: no structural or shear link past 1.09 times its rest length
  * after a step, cloth_set_strain_limit()), and the watchdog restoring a
- * step that leaves any link past 4 times its rest length
- * (cloth_set_watchdog()). With these, grids of 8 x 8 to 256 x 256, 0.3 to
- * 4 m across and 0.05 to 1 kg/m^2, hung, pinned along a row or dropped on
- * a floor, step at 30 to 120 Hz with nothing else set
- * (tests/test_defaults.c; docs/getting-started.md says where that ends).
+ * step that leaves any link
+ * past 4 times its rest length (cloth_set_watchdog()). With these, grids of
+ * 8 x 8 to 256 x 256, 0.3 to 4 m across and 0.05 to 1 kg/m^2, hung, pinned
+ * along a row or dropped on a ball or a floor, step at 30 to 120 Hz with
+ * nothing else set, keep every link within 10 % of its rest length and the
+ * mean within 3 %, and come to rest (tests/test_defaults.c;
+ * docs/getting-started.md says where that ends). A tighter guarantee is a
+ * material's (cloth_set_material()) or cloth_set_strain_limit()'s.
  *
  * @return ::CLOTH_ERR_INVALID_ARGUMENT for a NULL pointer, `rows` or `cols` of
  *         0, `rows * cols < 2` or more than 2^26 particles, a spacing or mass that

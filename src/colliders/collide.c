@@ -39,6 +39,13 @@ void cloth_colliders_begin_substep(cloth_t *cloth, uint32_t substep, uint32_t su
     }
 }
 
+void cloth_colliders_rewind(cloth_t *cloth)
+{
+    for (uint32_t k = 0; k < cloth->collider_count; ++k) {
+        cloth->colliders[k].at = cloth->colliders[k].from;
+    }
+}
+
 /* The particle takes the surface's normal velocity when it was moving into
  * the surface; friction acts on the velocity relative to the surface.
  * Returns whether friction's take-back moved the particle off `x`, along
