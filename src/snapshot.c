@@ -9,7 +9,10 @@
 
 #include <string.h>
 
-#define SNAPSHOT_VERSION 1u
+/* Version 2 keeps the automatic settings' state in the two words version 1
+ * reserved (and required to be 0); version 1 snapshots still load, with
+ * that state as a new cloth has it. */
+#define SNAPSHOT_VERSION 2u
 #define HEADER_BYTES 64u
 #define PARTICLE_BYTES 28u /* 7 floats */
 #define PIN_BYTES 32u      /* index + 7 floats */
@@ -23,7 +26,7 @@ static const unsigned char magic[8] = {'C', 'L', 'T', 'H', 'S', 'N', 'A', 'P'};
 enum {
     OFF_MAGIC = 0,
     OFF_VERSION = 8,
-    OFF_RESERVED0 = 12,
+    OFF_AUTO_RATE = 12, /* version 1: reserved, 0 */
     OFF_TOTAL = 16,
     OFF_COUNT = 24,
     OFF_ROWS = 28,
@@ -32,7 +35,7 @@ enum {
     OFF_SPRINGS = 40,
     OFF_PINS = 44,
     OFF_COLLIDERS = 48,
-    OFF_RESERVED1 = 52,
+    OFF_AUTO_LIMIT = 52, /* version 1: reserved, 0 */
     OFF_TIME = 56
 };
 
@@ -124,6 +127,17 @@ static double get_f64(const unsigned char *p)
     return d;
 }
 
+/* The automatic limit's state as one word: the passes the last step
+ * needed in the low byte, whether running steps again was found futile in
+ * bit 8 (auto.c). */
+#define AUTO_FUTILE 0x100u
+
+static uint32_t auto_limit_word(const cloth_t *cloth)
+{
+    const uint32_t passes = cloth->passes_used <= CLOTH_AUTO_MAX_PASSES ? cloth->passes_used : CLOTH_AUTO_MAX_PASSES;
+    return passes | (cloth->redo_futile ? AUTO_FUTILE : 0u);
+}
+
 /* In 64 bits: 2^26 particles with as many pins overflow a 32-bit size_t. */
 static uint64_t snapshot_bytes(uint32_t count, uint32_t pins, uint32_t colliders)
 {
@@ -208,7 +222,7 @@ cloth_status cloth_save_state(const cloth_t *cloth, void *buf, size_t size)
     unsigned char *p = start;
     memcpy(p, magic, sizeof magic);
     p = put_u32(p + sizeof magic, SNAPSHOT_VERSION);
-    p = put_u32(p, 0u);
+    p = put_f32(p, cloth->auto_rate);
     p = put_u64(p, (uint64_t)need);
     p = put_u32(p, cloth->count);
     p = put_u32(p, cloth->rows);
@@ -217,7 +231,7 @@ cloth_status cloth_save_state(const cloth_t *cloth, void *buf, size_t size)
     p = put_u32(p, cloth_spring_count(cloth));
     p = put_u32(p, cloth->pin_count);
     p = put_u32(p, cloth->collider_count);
-    p = put_u32(p, 0u);
+    p = put_u32(p, auto_limit_word(cloth));
     uint64_t time_bits;
     memcpy(&time_bits, &cloth->time, sizeof time_bits);
     p = put_u64(p, time_bits);
@@ -268,9 +282,14 @@ static bool unit_quaternion(const float q[4])
  * checksum. Returns the recorded size in *total. */
 static bool check_frame(const unsigned char *b, size_t size, uint64_t *total)
 {
-    if (size < (size_t)HEADER_BYTES + TRAILER_BYTES || memcmp(b + OFF_MAGIC, magic, sizeof magic) != 0 ||
-        get_u32(b + OFF_VERSION) != SNAPSHOT_VERSION || get_u32(b + OFF_RESERVED0) != 0u ||
-        get_u32(b + OFF_RESERVED1) != 0u) {
+    if (size < (size_t)HEADER_BYTES + TRAILER_BYTES || memcmp(b + OFF_MAGIC, magic, sizeof magic) != 0) {
+        return false;
+    }
+    const uint32_t version = get_u32(b + OFF_VERSION);
+    if (version == 1u ? get_u32(b + OFF_AUTO_RATE) != 0u || get_u32(b + OFF_AUTO_LIMIT) != 0u
+                      : version != SNAPSHOT_VERSION || !cloth_auto_state_ok(get_f32(b + OFF_AUTO_RATE),
+                                                                              get_u32(b + OFF_AUTO_LIMIT) & 0xffu) ||
+                            (get_u32(b + OFF_AUTO_LIMIT) & ~(0xffu | AUTO_FUTILE)) != 0u) {
         return false;
     }
     const uint64_t t = get_u64(b + OFF_TOTAL);
@@ -392,6 +411,14 @@ static void commit(cloth_t *cloth, const unsigned char *b)
         set_collider_floats(&cloth->colliders[k], f);
     }
     cloth->time = get_f64(b + OFF_TIME);
+    if (get_u32(b + OFF_VERSION) == 1u) {
+        cloth_auto_defaults(cloth);
+    } else {
+        const uint32_t word = get_u32(b + OFF_AUTO_LIMIT);
+        cloth->auto_rate = get_f32(b + OFF_AUTO_RATE);
+        cloth->passes_used = word & 0xffu;
+        cloth->redo_futile = (word & AUTO_FUTILE) != 0u;
+    }
 }
 
 cloth_status cloth_load_state(cloth_t *cloth, const void *buf, size_t size)

@@ -14,6 +14,8 @@
 
 #include "test_util.h"
 
+#include <clothsim/material.h>
+
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -272,6 +274,11 @@ static void put_u32(unsigned char *p, uint32_t v)
     }
 }
 
+static uint32_t get_u32(const unsigned char *p)
+{
+    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
 static void put_f32(unsigned char *p, float f)
 {
     uint32_t u;
@@ -406,15 +413,19 @@ static void malformed(void)
         float f;
     } edits[] = {
         {"magic", 4, 0, 0x58585858u, 0.0f}, /* "CLTHXXXX" */
-        {"version 2", 8, 0, 2u, 0.0f},
+        {"version 3", 8, 0, 3u, 0.0f},
         {"version 0", 8, 0, 0u, 0.0f},
-        {"reserved", 12, 0, 1u, 0.0f},
+        {"version 1 with an automatic state", 8, 0, 1u, 0.0f},
+        {"automatic rate below the start", 12, 1, 0u, 1.0f},
+        {"automatic rate NaN", 12, 1, 0u, NAN},
+        {"automatic rate past the most", 12, 1, 0u, 1e9f},
         {"recorded size", 16, 0, (uint32_t)size + 4u, 0.0f},
         {"particle count", 24, 0, n + 1u, 0.0f},
         {"rows", 28, 0, 9u, 0.0f},
         {"pin count", 44, 0, 3u, 0.0f},
         {"collider count", 48, 0, 0u, 0.0f},
-        {"reserved 2", 52, 0, 7u, 0.0f},
+        {"automatic limit: unknown bits", 52, 0, 7u | 0x200u, 0.0f},
+        {"automatic limit: 65 passes", 52, 0, 65u, 0.0f},
         {"NaN position", HEADER + 4u, 1, 0u, NAN},
         {"infinite velocity", HEADER + 12u * n, 1, 0u, INFINITY},
         {"negative inverse mass", w_at + 4u, 1, 0u, -1.0f},
@@ -465,6 +476,80 @@ static void malformed(void)
     free(snap);
     free(work);
     cloth_destroy(cloth);
+}
+
+/* With the automatic settings (a new cloth's), what the library chose from
+ * the steps so far (the substep rate, the limit's last pass count) is
+ * dynamic state too: a snapshot taken after a jerk, loaded into a new
+ * cloth or back into the same one after it moved on, steps on to the same
+ * bits as never having saved. A version 1 snapshot (the same bytes, those
+ * two words 0) loads with the state a new cloth starts with. */
+static void automatic_state(void)
+{
+    cloth_t *a = NULL, *b = NULL;
+    cloth_grid_desc d;
+    cloth_grid_desc_init(&d);
+    d.rows = 16u;
+    d.cols = 16u;
+    d.spacing = 1.0f / 15.0f;
+    d.particle_mass = 0.25f / 256.0f;
+    CHECK_OK(cloth_create_grid(&d, &a));
+    CHECK_OK(cloth_create_grid(&d, &b));
+    if (a == NULL || b == NULL) {
+        cloth_destroy(a);
+        cloth_destroy(b);
+        return;
+    }
+    /* a denim cloth dropped onto a ball: the impact raises the rate */
+    cloth_material denim;
+    cloth_material_init(&denim, CLOTH_MATERIAL_DENIM);
+    const float ball[3] = {0.5f, -0.4f, 0.5f};
+    cloth_collider_id ids[2];
+    CHECK_OK(cloth_set_material(a, &denim));
+    CHECK_OK(cloth_set_material(b, &denim));
+    CHECK_OK(cloth_add_sphere(a, ball, 0.3f, &ids[0]));
+    CHECK_OK(cloth_add_sphere(b, ball, 0.3f, &ids[1]));
+    cloth_stats st;
+    cloth_stats_init(&st);
+    for (int s = 0; s < 60 && st.substeps_used <= 12u; ++s) {
+        CHECK_OK(cloth_step(a, 1.0f / 30.0f));
+        CHECK_OK(cloth_get_stats(a, &st));
+    }
+    CHECK(st.substeps_used > 12u); /* the rate has risen from its start: there is something to keep */
+    size_t size = 0;
+    unsigned char *snap = save(a, &size);
+    if (snap == NULL) {
+        CHECK(0);
+        cloth_destroy(a);
+        cloth_destroy(b);
+        return;
+    }
+    CHECK(get_u32(snap + 8) == 2u);
+    for (int s = 0; s < 20; ++s) {
+        CHECK_OK(cloth_step(a, 1.0f / 30.0f));
+    }
+    const uint64_t ahead = cloth_state_hash(a);
+    CHECK_OK(cloth_load_state(b, snap, size));
+    CHECK_OK(cloth_load_state(a, snap, size));
+    for (int s = 0; s < 20; ++s) {
+        CHECK_OK(cloth_step(b, 1.0f / 30.0f));
+        CHECK_OK(cloth_step(a, 1.0f / 30.0f));
+    }
+    CHECK(cloth_state_hash(b) == ahead);
+    CHECK(cloth_state_hash(a) == ahead);
+    /* as version 1: the automatic state as a new cloth's, so another path */
+    put_u32(snap + 8, 1u);
+    put_u32(snap + 12, 0u);
+    put_u32(snap + 52, 0u);
+    reseal(snap, size);
+    CHECK_OK(cloth_load_state(b, snap, size));
+    for (int s = 0; s < 20; ++s) {
+        CHECK_OK(cloth_step(b, 1.0f / 30.0f));
+    }
+    CHECK(cloth_state_hash(b) != ahead);
+    free(snap);
+    cloth_destroy(a);
+    cloth_destroy(b);
 }
 
 static void foreign(void)
@@ -593,6 +678,7 @@ int main(void)
     CHECK(round_trips >= 11); /* 6 built-ins on the grid, 5 on the mesh */
     corruption_and_truncation();
     malformed();
+    automatic_state();
     foreign();
     api_refusals();
     hash_checks();

@@ -41,16 +41,16 @@ extern "C" {
  * having saved, with every built-in integrator (their scratch memory holds
  * nothing from one substep to the next).
  *
- * **Format** (version 1), every field little-endian whatever the machine,
+ * **Format** (version 2), every field little-endian whatever the machine,
  * floats as their IEEE-754 bits, written byte by byte:
  *
  * | bytes | field |
  * |---|---|
  * | 8 | magic `CLTHSNAP` |
- * | 4 + 4 | format version (1), reserved (0) |
+ * | 4 + 4 | format version (2), the automatic substep rate (a float, substeps a second) |
  * | 8 | total size in bytes, checksum included |
  * | 4 x 5 | particle count, grid rows, grid columns, triangle count, spring count |
- * | 4 + 4 + 4 | pin count, collider count, reserved (0) |
+ * | 4 + 4 + 4 | pin count, collider count, the automatic limit: its last pass count (low byte) and, in bit 8, whether running steps again was found futile |
  * | 8 | time, a double |
  * | 28 per particle | x, y, z, vx, vy, vz, inverse mass: each an array over the particles |
  * | 32 per pin | particle index, target xyz, start xyz, inverse mass when released |
@@ -58,6 +58,8 @@ extern "C" {
  * | 8 | 64-bit FNV-1a hash of every byte before it |
  *
  * so a snapshot is `72 + 28 particles + 32 pins + 152 colliders` bytes.
+ * Version 1 (0.2) had 0 in the two automatic words; such a snapshot still
+ * loads, and the cloth's automatic settings start over as a new cloth's.
  * FNV-1a changes whenever any single byte changes, so a snapshot with one
  * byte flipped is always refused.
  * @{
@@ -93,8 +95,10 @@ CLOTH_API cloth_status cloth_save_state(const cloth_t *cloth, void *buf, size_t 
  * snapshot leaves the cloth untouched.
  * @return ::CLOTH_ERR_INVALID_ARGUMENT for a NULL cloth or `buf`; a buffer
  *         shorter than its recorded size (truncated); a wrong magic, an
- *         unknown format version or non-zero reserved fields; a checksum that
- *         does not match (corrupted); a snapshot of another shape or collider
+ *         unknown format version, an automatic state the settings cannot
+ *         hold (a rate outside 360 to 7680 substeps a second, more than 64
+ *         passes, unknown bits) or a version 1 snapshot with non-zero words
+ *         there; a checksum that does not match (corrupted); a snapshot of another shape or collider
  *         set (foreign); or contents no cloth could have (a non-finite
  *         value, a negative inverse mass or time, a pin index out of range
  *         or repeated, a pinned particle whose inverse mass is not 0, a

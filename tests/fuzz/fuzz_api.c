@@ -1003,7 +1003,7 @@ static void op_snapshot_corrupt(fz_world *w, fz *f)
     FZ_CALL(w, cloth_load_state(w->cloth, buf, len));
 }
 
-/* Raw fuzzer bytes as a snapshot, with the magic and version put in front. */
+/* Raw fuzzer bytes as a snapshot, with the magic and a version (1 or 2) put in front. */
 static void op_snapshot_foreign(fz_world *w, fz *f)
 {
     static unsigned char buf[4096];
@@ -1013,7 +1013,9 @@ static void op_snapshot_foreign(fz_world *w, fz *f)
         buf[i] = fz_u8(f);
     }
     if (len >= 12u && (buf[0] & 1u)) {
+        const unsigned char version = (buf[0] & 2u) ? 2u : 1u; /* both load */
         memcpy(buf, "CLTHSNAP\x01\x00\x00\x00", 12);
+        buf[8] = version;
     }
     FZ_CALL(w, cloth_load_state(w->cloth, buf, len));
 }
