@@ -18,11 +18,19 @@
  *              [--tether-schedule every|last]
  *              [--stiffness K] [--bend-stiffness K]
  *              [--strain-limit MAX_STRAIN --limit-passes P [--level-sweeps L]]
+ *        drape --defaults [--sizes ...] [--frames ...] [--runs ...] [--threads ...]
  *
- * Defaults are the library's (16 substeps, 8 iterations, springs of 50, 20
- * and 5 N, no tethers, no strain limit, coarse levels in every limit pass);
- * --stiffness sets the structural and shear springs, --level-sweeps how many
- * of the limit passes start with the coarse levels.
+ * An option left out keeps the library's default (a new cloth's: XPBD with
+ * automatic substeps and iterations, tethers at 1.03 in the last substep,
+ * the automatic strain limit at 0.09, springs of 50, 20 and 5 N, coarse
+ * levels in every limit pass; clothsim.h); --stiffness sets the structural
+ * and shear springs, --level-sweeps how many of the limit passes start with
+ * the coarse levels. --defaults sets nothing but the scene (the integrator
+ * is not set either) and the threads: the cloth as a new user gets it.
+ *
+ * Each line reports what the steps chose: the mean substeps, iterations and
+ * limit passes a frame, and the most substeps of one frame (with the
+ * automatic settings these change from frame to frame).
  *
  * Besides the end state, every run checks the max stretch after each step of
  * its last second, with the clocks stopped: a strain limit (or luck) that
@@ -102,32 +110,52 @@ static void run_config(const named_integrator *integ, uint32_t n, uint32_t frame
                        drape_config config)
 {
     config.kind = integ->kind;
-    const uint32_t substeps = config.substeps;
     double times[16], cpu_times[16];
+    double sum_substeps = 0.0, sum_passes = 0.0, sum_iterations = 0.0; /* of the last run, per frame */
+    uint32_t most_substeps = 0u;
     drape_quality q = {0};
     uint32_t done = 0;
     for (uint32_t r = 0; r < runs && r < 16u; ++r) {
         drape_scene scene;
         cloth_status s = drape_scene_create(&scene, n, &config);
         if (s != CLOTH_OK) {
-            printf("{\"scene\":\"drape\",\"n\":%u,\"integrator\":\"%s\",\"error\":\"%s\"}\n", n, integ->name,
-                   cloth_status_string(s));
+            printf("{\"scene\":\"drape\",\"n\":%u,\"integrator\":\"%s\",\"error\":\"%s\"}\n", n,
+                   config.defaults ? "defaults" : integ->name, cloth_status_string(s));
             return;
+        }
+        if (config.defaults && r == 0u) {
+            /* report what the library chose, not the unused fields */
+            cloth_tether_schedule schedule = CLOTH_TETHERS_EVERY_SUBSTEP;
+            (void)cloth_get_tethers(scene.cloth, &config.tethers);
+            (void)cloth_get_tether_schedule(scene.cloth, &schedule);
+            config.tethers_last = schedule == CLOTH_TETHERS_LAST_SUBSTEP;
+            (void)cloth_get_strain_limit(scene.cloth, &config.max_strain, &config.limit_passes);
         }
         const uint32_t tail = frames < 60u ? frames : 60u; /* the last second */
         double wall = 0.0, cpu = 0.0, tail_worst = 0.0;
+        sum_substeps = sum_passes = sum_iterations = 0.0;
+        most_substeps = 0u;
         double t0 = now_seconds(), c0 = cpu_seconds();
         for (uint32_t f = 0; f < frames && s == CLOTH_OK; ++f) {
             s = cloth_step(scene.cloth, DRAPE_DT);
+            /* what the step chose (the automatic settings' choices), with the clocks stopped */
+            wall += now_seconds() - t0;
+            cpu += cpu_seconds() - c0;
+            cloth_stats st;
+            cloth_stats_init(&st);
+            if (cloth_get_stats(scene.cloth, &st) == CLOTH_OK) {
+                sum_substeps += (double)st.substeps_used;
+                sum_passes += (double)st.limit_passes_used;
+                sum_iterations += (double)st.iterations_used;
+                most_substeps = st.substeps_used > most_substeps ? st.substeps_used : most_substeps;
+            }
             if (f + tail >= frames) {
-                wall += now_seconds() - t0;
-                cpu += cpu_seconds() - c0;
                 drape_quality step_q;
                 drape_scene_quality(&scene, s, &step_q);
                 tail_worst = fmax(tail_worst, step_q.max_stretch);
-                t0 = now_seconds();
-                c0 = cpu_seconds();
             }
+            t0 = now_seconds();
+            c0 = cpu_seconds();
         }
         cpu_times[done] = cpu + cpu_seconds() - c0;
         times[done++] = wall + now_seconds() - t0;
@@ -146,14 +174,15 @@ static void run_config(const named_integrator *integ, uint32_t n, uint32_t frame
     qsort(cpu_times, done, sizeof cpu_times[0], compare_doubles);
     const double ms = 1e3 * times[done / 2u] / (double)frames;
     const double cpu_ms = 1e3 * cpu_times[done / 2u] / (double)frames;
-    const uint32_t used_substeps = substeps ? substeps : 16u;
-    const uint32_t used_iterations = config.iterations ? config.iterations : 8u;
-    const double particle_substeps = q.ok ? (double)n * n * used_substeps * frames / times[done / 2u] : 0.0;
+    const double used_substeps = sum_substeps / (double)frames, used_iterations = sum_iterations / (double)frames;
+    const double used_passes = sum_passes / (double)frames;
+    const double particle_substeps = q.ok ? (double)n * n * sum_substeps / times[done / 2u] : 0.0;
     /* the limit passes that start with the coarse levels */
     const bool some = config.level_sweeps > 0u && config.level_sweeps < config.limit_passes;
     const uint32_t sweeps = some ? config.level_sweeps : config.limit_passes;
-    printf("{\"scene\":\"drape\",\"n\":%u,\"integrator\":\"%s\",\"threads\":%u,\"substeps\":%u,"
-           "\"iterations\":%u,\"tethers\":%g,\"tether_schedule\":\"%s\",\"strain_limit\":%g,"
+    printf("{\"scene\":\"drape\",\"n\":%u,\"integrator\":\"%s\",\"threads\":%u,\"substeps\":%.2f,"
+           "\"substeps_max\":%u,\"iterations\":%.2f,\"limit_passes_used\":%.2f,"
+           "\"tethers\":%g,\"tether_schedule\":\"%s\",\"strain_limit\":%g,"
            "\"limit_passes\":%u,\"level_sweeps\":%u,\"stiffness\":%g,"
            "\"frames\":%u,\"runs\":%u,"
            "\"quality_ok\":%s,\"ms_per_frame\":%.4f,\"cpu_ms_per_frame\":%.4f,"
@@ -161,8 +190,8 @@ static void run_config(const named_integrator *integ, uint32_t n, uint32_t frame
            "\"max_stretch_last_s\":%.4f,"
            "\"max_penetration_m\":%.3g,\"closest_to_sphere_m\":%.4f,\"finite\":%s,"
            "\"bytes_per_particle\":%.1f,\"why\":\"%s\"}\n",
-           n, integ->name, config.threads > 1u ? config.threads : 1u, used_substeps, used_iterations,
-           (double)config.tethers, config.tethers_last ? "last" : "every", (double)config.max_strain,
+           n, config.defaults ? "defaults" : integ->name, config.threads > 1u ? config.threads : 1u, used_substeps,
+           most_substeps, used_iterations, used_passes, (double)config.tethers, config.tethers_last ? "last" : "every", (double)config.max_strain,
            config.limit_passes, sweeps, (double)config.stiffness,
            frames, done, q.ok ? "true" : "false", q.ok ? ms : -1.0,
            q.ok ? cpu_ms : -1.0, particle_substeps, q.mean_stretch, q.max_stretch, q.max_stretch_last_s,
@@ -180,7 +209,16 @@ int main(int argc, char **argv)
     uint32_t threads[16] = {1};
     int thread_count = 1;
     const char *only = NULL;
-    for (int a = 1; a + 1 < argc; a += 2) {
+    for (int a = 1; a < argc; a += 2) {
+        if (strcmp(argv[a], "--defaults") == 0) {
+            config.defaults = true;
+            --a; /* takes no value */
+            continue;
+        }
+        if (a + 1 >= argc) {
+            fprintf(stderr, "option %s needs a value\n", argv[a]);
+            return 2;
+        }
         if (strcmp(argv[a], "--sizes") == 0) {
             size_count = parse_list(argv[a + 1], sizes, 16);
         } else if (strcmp(argv[a], "--frames") == 0) {
@@ -223,6 +261,13 @@ int main(int argc, char **argv)
         return 2;
     }
     for (int k = 0; k < size_count; ++k) {
+        if (config.defaults) {
+            for (int t = 0; t < thread_count; ++t) {
+                config.threads = threads[t];
+                run_config(&k_integrators[6], sizes[k], frames, runs, config); /* the kind is not set */
+            }
+            continue;
+        }
         for (int i = 0; i < INTEGRATOR_COUNT; ++i) {
             if (only != NULL && !in_list(only, k_integrators[i].name)) {
                 continue;

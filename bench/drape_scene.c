@@ -27,6 +27,25 @@ cloth_status drape_scene_create(drape_scene *scene, uint32_t n, const drape_conf
     cloth_status s = cloth_create_grid(&desc, &scene->cloth);
     const float center[3] = {0.0f, DRAPE_SPHERE_Y, 0.0f};
     cloth_collider_id sphere;
+    if (s == CLOTH_OK && config->defaults) {
+        s = cloth_add_sphere(scene->cloth, center, DRAPE_SPHERE_RADIUS, &sphere);
+        if (s == CLOTH_OK) {
+            s = cloth_set_collider_friction(scene->cloth, sphere, DRAPE_FRICTION);
+        }
+        if (s == CLOTH_OK) {
+            s = cloth_pin(scene->cloth, 0, NULL);
+        }
+        if (s == CLOTH_OK) {
+            s = cloth_pin(scene->cloth, n - 1u, NULL);
+        }
+        if (s == CLOTH_OK && config->threads > 1u) {
+            s = cloth_set_threads(scene->cloth, config->threads);
+        }
+        if (s != CLOTH_OK) {
+            drape_scene_destroy(scene);
+        }
+        return s;
+    }
     if (s == CLOTH_OK) {
         s = cloth_set_integrator(scene->cloth, config->kind);
     }

@@ -44,6 +44,7 @@ void drape_rest_position(uint32_t n, uint32_t r, uint32_t c, float out[3]);
 
 /* How clothsim runs the scene; a 0 field means the library's default. */
 typedef struct drape_config {
+    bool defaults;        /* nothing set but the scene (pins, ball, friction, threads): every other field unused */
     cloth_integrator kind;
     uint32_t substeps, iterations;
     float tethers;        /* cloth_set_tethers() scale; 0 off */
