@@ -153,15 +153,19 @@ CLOTH_API cloth_status cloth_set_damping(cloth_t *cloth, float rate_per_second);
 
 /**
  * Number of substeps each cloth_step() divides its `dt` into, 1 to 1024, or
- * 0: chosen by each step (src/auto.c): XPBD, PBD and semi-rigid start at
- * 360 substeps a second and, with an automatic strain limit, raise it by a
- * quarter after a step whose limit missed the guarantee or needed more than
- * 4 passes and more passes than substeps, and lower it by a fifth after one
- * that needed at most 2, or fewer than a quarter of the substeps; explicit integrators take the
- * stability bound of cloth_set_integrator() (with w_max^2 bounded over the
- * springs and bending, 10 % to spare); implicit Euler 1; relaxation and
- * host integrators 16. cloth_stats::substeps_used reports the choice.
- * Default 0 (16 before 0.3). More substeps cost proportionally more and allow stiffer springs.
+ * 0: chosen by each step (src/auto.c). XPBD, PBD and semi-rigid with an
+ * automatic strain limit start at 360 substeps a second (at most 7680)
+ * and trade substeps against limit passes: the rate rises by a quarter
+ * after a step whose limit missed the guarantee or needed more than 3
+ * passes and more than a quarter of the substeps, and falls by a fifth
+ * after one that needed at most 2, or at most an eighth of the substeps
+ * (never under the start); a step whose limit misses the guarantee is run
+ * again with twice the rate (cloth_set_strain_limit()). Explicit
+ * integrators take the stability bound of cloth_set_integrator() (with
+ * w_max^2 bounded over the springs and bending, 10 % to spare); implicit
+ * Euler 1; relaxation and host integrators 16. cloth_stats::substeps_used
+ * reports the choice. Default 0 (16 before 0.3). More substeps cost
+ * proportionally more and allow stiffer springs.
  * @return ::CLOTH_ERR_INVALID_ARGUMENT for a NULL cloth or a count above 1024.
  */
 CLOTH_API cloth_status cloth_set_substeps(cloth_t *cloth, uint32_t substeps);

@@ -210,15 +210,27 @@ CLOTH_API cloth_status cloth_get_tether_schedule(const cloth_t *cloth, cloth_tet
  * @param max_strain in [0, 10]: 0.05 lets a spring grow 5 % past its rest
  *        length, 0 not at all.
  * @param passes at most 1024; 0 with `max_strain` > 0 chooses them each
- *        step: from one fewer than the last step needed, one more pass at
- *        a time (each followed by the colliders) until no structural or
- *        shear spring is past `1 + 1.01 max_strain` (plus 1e-5 for float
- *        rounding), at most 64 (cloth_stats::limit_passes_used,
+ *        step (the automatic limit, and the stretch guarantee): first half
+ *        as many as the last step needed, then one more pass at a time
+ *        (each followed by the colliders) until no structural or shear
+ *        spring is past `1 + 1.01 max_strain` (plus 1e-5 for float
+ *        rounding: the guarantee's tolerance), at most 64, or until eight
+ *        passes in a row have shortened the worst spring by less than a
+ *        thousandth of its strain each (a guarantee the pins or colliders
+ *        make impossible; cloth_stats::limit_passes_used,
  *        cloth_stats::step_max_strain). 0 with `max_strain` 0 switches
- *        limiting off. A new cloth has (0.05, 0) (cloth_create_grid()).
- *        The automatic passes shorten a link to 1 + 0.75 `max_strain`, a
- *        quarter inside the guarantee, once it is past that: passes over
- *        links that all sit at their bound push each other back over it.
+ *        limiting off. A new cloth has (0.09, 0) (cloth_create_grid()).
+ *        The automatic passes shorten a link past `1 + max_strain / 3` to
+ *        that length, well inside the guarantee: passes over links that
+ *        all sit at their bound push each other back over it, and the room
+ *        lets them converge in a few. With automatic substeps too
+ *        (cloth_set_substeps()), a step whose passes miss the guarantee is
+ *        run again from the state before it with twice the substeps, at
+ *        most twice, so the guarantee holds at every read-back unless even
+ *        that cannot bring it; where twice the substeps did not take out
+ *        half of the excess, steps are not run again until one meets the
+ *        guarantee. Contact wins over the limit: a link that a collider
+ *        holds long stays long, and step_max_strain says so.
  * @return ::CLOTH_ERR_INVALID_ARGUMENT for a NULL cloth, a `max_strain`
  *         outside [0, 10] (NaN included) or more than 1024 passes;
  *         ::CLOTH_ERR_OUT_OF_MEMORY if a grid's levels cannot be allocated.

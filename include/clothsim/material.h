@@ -44,7 +44,7 @@ extern "C" {
  * | silk    | 0.07           | 1000        | 10        | 3.0e-6      | 0.04       | 0.3         |
  * | denim   | 0.40           | 8500        | 120       | 2.0e-5      | 0.03       | 0.2         |
  * | leather | 0.50           | 4000        | 1500      | 3.0e-5      | 0.03       | 0.2         |
- * | jersey  | 0.18           | 60          | 20        | 5.0e-6      | 0.06       | 0.2         |
+ * | jersey  | 0.18           | 60          | 20        | 5.0e-6      | 0.09       | 0.2         |
  * | rubber  | 1.00           | 1500        | 500       | 1.25e-4     | 0.05       | 0.1         |
  * @{
  */
@@ -82,8 +82,12 @@ typedef struct cloth_material {
     /**
      * The stretch cloth_step() guarantees at read-back, in [0, 10]: no
      * structural or shear link is longer than `1 + max_strain` times its
-     * rest length after a step (see cloth_set_material()). 0: no guarantee,
-     * the cloth stretches as its stretch modulus says.
+     * rest length after a step, to 1 % of `max_strain` and 1e-5 (see
+     * cloth_set_material()). The limit behind it shortens links past a
+     * third of it, so the fabric's own stretch shows up to a third of
+     * `max_strain`. 0: no guarantee, the cloth stretches as its stretch
+     * modulus says (with implicit Euler; XPBD stretches more than its
+     * modulus at a coarse substep, docs/materials.md).
      */
     float max_strain;
     /**
@@ -142,7 +146,11 @@ CLOTH_API void cloth_material_init(cloth_material *material, cloth_material_pres
  *   rigidity.
  * - `max_strain` > 0: tethers to the pins at `1 + max_strain` in the last
  *   substep, and the strain limit at `max_strain` with automatic passes
- *   (constraints.h); `max_strain` 0 switches both off.
+ *   (constraints.h: with automatic substeps too, a step that misses the
+ *   guarantee is run again with more); `max_strain` 0 switches both off.
+ * - A grid's bending node next to a clamp (two pinned particles in line,
+ *   the next one free) counts twice: the strip is rigid up to the clamp,
+ *   so the turn there happens over half a segment.
  * - `damping`: cloth_set_damping().
  *
  * The material replaces the masses, stiffnesses, bending, tethers, strain

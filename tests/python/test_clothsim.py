@@ -168,8 +168,8 @@ class TestGrid(unittest.TestCase, StatusAssertions):
             self.assertAlmostEqual(pos[1][0], 0.05, places=6)  # u = +x, spacing 0.05
             self.assertAlmostEqual(pos[32][2], 0.05, places=6)  # v = +z
             self.assertEqual(c.integrator, clothsim.Integrator.XPBD)
-            self.assertAlmostEqual(c.tethers, 1.05, places=6)
-            self.assertAlmostEqual(c.strain_limit[0], 0.05, places=6)
+            self.assertAlmostEqual(c.tethers, 1.03, places=6)
+            self.assertAlmostEqual(c.strain_limit[0], 0.09, places=6)
             self.assertEqual(c.strain_limit[1], 0)
             self.assertEqual(c.tether_schedule, "last_substep")
             for n in rows_of(c.normals()):
