@@ -12,6 +12,69 @@ void drape_rest_position(uint32_t n, uint32_t r, uint32_t c, float out[3])
     out[2] = -0.5f * DRAPE_SIZE + step * (float)r;
 }
 
+/* The configuration set before the scene: integrator, counts, springs. */
+static cloth_status configure_solver(cloth_t *cloth, const drape_config *config)
+{
+    cloth_status s = cloth_set_integrator(cloth, config->kind);
+    if (s == CLOTH_OK && config->substeps != 0u) {
+        s = cloth_set_substeps(cloth, config->substeps);
+    }
+    if (s == CLOTH_OK && config->iterations != 0u) {
+        s = cloth_set_iterations(cloth, config->iterations);
+    }
+    if (s == CLOTH_OK && config->stiffness > 0.0f) {
+        s = cloth_set_stiffness(cloth, CLOTH_SPRING_STRUCTURAL, config->stiffness);
+        if (s == CLOTH_OK) {
+            s = cloth_set_stiffness(cloth, CLOTH_SPRING_SHEAR, config->stiffness);
+        }
+    }
+    if (s == CLOTH_OK && config->bend_stiffness > 0.0f) {
+        s = cloth_set_stiffness(cloth, CLOTH_SPRING_BEND, config->bend_stiffness);
+    }
+    return s;
+}
+
+/* The scene itself: the ball with its friction, the two pinned corners,
+ * and the threads. */
+static cloth_status add_scene(cloth_t *cloth, uint32_t n, uint32_t threads)
+{
+    const float center[3] = {0.0f, DRAPE_SPHERE_Y, 0.0f};
+    cloth_collider_id sphere;
+    cloth_status s = cloth_add_sphere(cloth, center, DRAPE_SPHERE_RADIUS, &sphere);
+    if (s == CLOTH_OK) {
+        s = cloth_set_collider_friction(cloth, sphere, DRAPE_FRICTION);
+    }
+    if (s == CLOTH_OK) {
+        s = cloth_pin(cloth, 0, NULL);
+    }
+    if (s == CLOTH_OK) {
+        s = cloth_pin(cloth, n - 1u, NULL);
+    }
+    if (s == CLOTH_OK && threads > 1u) {
+        s = cloth_set_threads(cloth, threads);
+    }
+    return s;
+}
+
+/* The configuration set after the pins: tethers and the strain limit. */
+static cloth_status configure_constraints(cloth_t *cloth, const drape_config *config)
+{
+    cloth_status s = CLOTH_OK;
+    if (config->tethers > 0.0f) {
+        s = cloth_set_tethers(cloth, config->tethers);
+    }
+    if (s == CLOTH_OK && config->tethers_last) {
+        s = cloth_set_tether_schedule(cloth, CLOTH_TETHERS_LAST_SUBSTEP);
+    }
+    if (s == CLOTH_OK && config->limit_passes > 0u) {
+        s = cloth_set_strain_limit(cloth, config->max_strain, config->limit_passes);
+    }
+    if (s == CLOTH_OK && config->level_sweeps > 0u) {
+        s = cloth_set_strain_level_sweeps(cloth, config->level_sweeps);
+    }
+    return s;
+}
+
 cloth_status drape_scene_create(drape_scene *scene, uint32_t n, const drape_config *config)
 {
     cloth_grid_desc desc;
@@ -25,71 +88,14 @@ cloth_status drape_scene_create(drape_scene *scene, uint32_t n, const drape_conf
     scene->n = n;
     scene->cloth = NULL;
     cloth_status s = cloth_create_grid(&desc, &scene->cloth);
-    const float center[3] = {0.0f, DRAPE_SPHERE_Y, 0.0f};
-    cloth_collider_id sphere;
-    if (s == CLOTH_OK && config->defaults) {
-        s = cloth_add_sphere(scene->cloth, center, DRAPE_SPHERE_RADIUS, &sphere);
-        if (s == CLOTH_OK) {
-            s = cloth_set_collider_friction(scene->cloth, sphere, DRAPE_FRICTION);
-        }
-        if (s == CLOTH_OK) {
-            s = cloth_pin(scene->cloth, 0, NULL);
-        }
-        if (s == CLOTH_OK) {
-            s = cloth_pin(scene->cloth, n - 1u, NULL);
-        }
-        if (s == CLOTH_OK && config->threads > 1u) {
-            s = cloth_set_threads(scene->cloth, config->threads);
-        }
-        if (s != CLOTH_OK) {
-            drape_scene_destroy(scene);
-        }
-        return s;
+    if (s == CLOTH_OK && !config->defaults) {
+        s = configure_solver(scene->cloth, config);
     }
     if (s == CLOTH_OK) {
-        s = cloth_set_integrator(scene->cloth, config->kind);
+        s = add_scene(scene->cloth, n, config->threads);
     }
-    if (s == CLOTH_OK && config->substeps != 0u) {
-        s = cloth_set_substeps(scene->cloth, config->substeps);
-    }
-    if (s == CLOTH_OK && config->iterations != 0u) {
-        s = cloth_set_iterations(scene->cloth, config->iterations);
-    }
-    if (s == CLOTH_OK && config->stiffness > 0.0f) {
-        s = cloth_set_stiffness(scene->cloth, CLOTH_SPRING_STRUCTURAL, config->stiffness);
-        if (s == CLOTH_OK) {
-            s = cloth_set_stiffness(scene->cloth, CLOTH_SPRING_SHEAR, config->stiffness);
-        }
-    }
-    if (s == CLOTH_OK && config->bend_stiffness > 0.0f) {
-        s = cloth_set_stiffness(scene->cloth, CLOTH_SPRING_BEND, config->bend_stiffness);
-    }
-    if (s == CLOTH_OK) {
-        s = cloth_add_sphere(scene->cloth, center, DRAPE_SPHERE_RADIUS, &sphere);
-    }
-    if (s == CLOTH_OK) {
-        s = cloth_set_collider_friction(scene->cloth, sphere, DRAPE_FRICTION);
-    }
-    if (s == CLOTH_OK) {
-        s = cloth_pin(scene->cloth, 0, NULL);
-    }
-    if (s == CLOTH_OK) {
-        s = cloth_pin(scene->cloth, n - 1u, NULL);
-    }
-    if (s == CLOTH_OK && config->threads > 1u) {
-        s = cloth_set_threads(scene->cloth, config->threads);
-    }
-    if (s == CLOTH_OK && config->tethers > 0.0f) {
-        s = cloth_set_tethers(scene->cloth, config->tethers);
-    }
-    if (s == CLOTH_OK && config->tethers_last) {
-        s = cloth_set_tether_schedule(scene->cloth, CLOTH_TETHERS_LAST_SUBSTEP);
-    }
-    if (s == CLOTH_OK && config->limit_passes > 0u) {
-        s = cloth_set_strain_limit(scene->cloth, config->max_strain, config->limit_passes);
-    }
-    if (s == CLOTH_OK && config->level_sweeps > 0u) {
-        s = cloth_set_strain_level_sweeps(scene->cloth, config->level_sweeps);
+    if (s == CLOTH_OK && !config->defaults) {
+        s = configure_constraints(scene->cloth, config);
     }
     if (s != CLOTH_OK) {
         drape_scene_destroy(scene);
