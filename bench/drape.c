@@ -191,7 +191,8 @@ static void run_config(const named_integrator *integ, uint32_t n, uint32_t frame
            "\"max_penetration_m\":%.3g,\"closest_to_sphere_m\":%.4f,\"finite\":%s,"
            "\"bytes_per_particle\":%.1f,\"why\":\"%s\"}\n",
            n, config.defaults ? "defaults" : integ->name, config.threads > 1u ? config.threads : 1u, used_substeps,
-           most_substeps, used_iterations, used_passes, (double)config.tethers, config.tethers_last ? "last" : "every", (double)config.max_strain,
+           most_substeps, used_iterations, used_passes, (double)config.tethers, config.tethers_last ? "last" : "every",
+           (double)config.max_strain,
            config.limit_passes, sweeps, (double)config.stiffness,
            frames, done, q.ok ? "true" : "false", q.ok ? ms : -1.0,
            q.ok ? cpu_ms : -1.0, particle_substeps, q.mean_stretch, q.max_stretch, q.max_stretch_last_s,

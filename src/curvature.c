@@ -19,7 +19,7 @@
  * A clamp: where a line's particles a and b are both pinned and c, beyond
  * b, is free, the strip is held rigid up to b and the turn the constraint
  * at b measures happens over the half segment from b to the middle of
- * b-c, not over a whole one, so it counts twice (clamp_constraints()).
+ * b-c, not over a whole one, so it counts twice (curvature_clamp.c).
  * Counted once, a strip clamped horizontal drooped 5 to 8 degrees too far
  * at 8 particles along it; twice, the discrete strip is second order.
  *
@@ -44,7 +44,7 @@
  * thread runs an item changes nothing and the bits are the same at any
  * thread count. All rows are done before the first column starts.
  */
-#include "cloth_internal.h"
+#include "curvature.h"
 #include "platform/target.h"
 
 #include <float.h>
@@ -63,16 +63,6 @@ typedef struct curvature_line {
     uint32_t first, stride, count; /* particles first + m stride, m < count */
     float k;                       /* N/m, k = D w / s^3 */
 } curvature_line;
-
-/* The k of line `index` of `lines` parallel lines of spacing s, lines
- * `across` apart. */
-static float line_k(float rigidity, uint32_t index, uint32_t lines, float s, float across)
-{
-    const bool border = index == 0u || index + 1u == lines;
-    const double w = border ? 0.5 * (double)across : (double)across;
-    const double k = (double)rigidity * w / ((double)s * (double)s * (double)s);
-    return k < (double)FLT_MAX ? (float)k : FLT_MAX;
-}
 
 static void line_forces(cloth_t *cloth, const curvature_line *line)
 {
@@ -476,7 +466,7 @@ static CLOTH_INLINE_ALWAYS void group_solve_body(const curvature_pass *pass, uin
     bool live[CURV_LANES];
     uint32_t dead = 0u;
     for (uint32_t l = 0; l < CURV_LANES; ++l) {
-        const double kl = l < lanes ? (double)line_k(pass->rigidity, line0 + l, pass->lines, pass->s, pass->across)
+        const double kl = l < lanes ? (double)cloth_curvature_line_k(pass->rigidity, line0 + l, pass->lines, pass->s, pass->across)
                                     : 0.0;
         live[l] = kl > 0.0 && isfinite(kl);
         dead += live[l] ? 0u : 1u;
@@ -575,65 +565,6 @@ static void solve_direction(curvature_pass *pass)
     cloth_parallel_for(pass->cloth, solve_slots, pass->slots, min_items, pass);
 }
 
-/* Every clamp (the header comment): calls `fn` with the line's k and the
- * three particles, in the order of the pin table and of the directions
- * below, so the result does not depend on threads. */
-typedef void clamp_fn(cloth_t *cloth, uint32_t a, uint32_t b, uint32_t c, double k, double h);
-
-static void clamp_constraints(cloth_t *cloth, clamp_fn *fn, double h)
-{
-    const uint32_t rows = cloth->rows, cols = cloth->cols;
-    const float su = cloth->family_rest[0], sv = cloth->family_rest[1];
-    const float *w = cloth->p.w;
-    for (uint32_t k = 0; k < cloth->pin_count; ++k) {
-        const uint32_t b = cloth->pins[k].index, r = b / cols, col = b % cols;
-        /* along the row to the left, to the right; down the column up, down */
-        const bool has[4][2] = {{col >= 1u, col + 1u < cols}, {col + 1u < cols, col >= 1u},
-                                {r >= 1u, r + 1u < rows}, {r + 1u < rows, r >= 1u}};
-        for (int d = 0; d < 4; ++d) {
-            if (!has[d][0] || !has[d][1]) {
-                continue;
-            }
-            const uint32_t step = d < 2 ? 1u : cols;
-            const uint32_t a = (d & 1) ? b + step : b - step, c = (d & 1) ? b - step : b + step;
-            if (w[a] > 0.0f || !(w[c] > 0.0f)) {
-                continue;
-            }
-            const float lk = d < 2 ? line_k(cloth->rigidity, r, rows, su, sv) : line_k(cloth->rigidity, col, cols, sv, su);
-            if (lk > 0.0f && isfinite(lk)) {
-                fn(cloth, a, b, c, (double)lk, h);
-            }
-        }
-    }
-}
-
-/* The clamp's second count as a force on c: -k C. */
-static void clamp_force(cloth_t *cloth, uint32_t a, uint32_t b, uint32_t c, double k, double h)
-{
-    (void)h;
-    cloth_particles *p = &cloth->p;
-    p->fx[c] -= (float)(k * ((double)p->x[a] - 2.0 * (double)p->x[b] + (double)p->x[c]));
-    p->fy[c] -= (float)(k * ((double)p->y[a] - 2.0 * (double)p->y[b] + (double)p->y[c]));
-    p->fz[c] -= (float)(k * ((double)p->z[a] - 2.0 * (double)p->z[b] + (double)p->z[c]));
-}
-
-/* The clamp's second count as one XPBD projection of c (a and b do not
- * move): C + (w + 1 / (k h^2)) dlambda = 0, x_c += w dlambda, v_c by the
- * move over h. */
-static void clamp_project(cloth_t *cloth, uint32_t a, uint32_t b, uint32_t c, double k, double h)
-{
-    cloth_particles *p = &cloth->p;
-    const double w = (double)p->w[c];
-    const double f = w / (w + 1.0 / (k * h * h));
-    float *const pos[3] = {p->x, p->y, p->z}, *const vel[3] = {p->vx, p->vy, p->vz};
-    for (int e = 0; e < 3; ++e) {
-        const double C = (double)pos[e][a] - 2.0 * (double)pos[e][b] + (double)pos[e][c];
-        const float moved = (float)((double)pos[e][c] - f * C);
-        vel[e][c] += (float)(((double)moved - (double)pos[e][c]) / h);
-        pos[e][c] = moved;
-    }
-}
-
 void cloth_curvature_accumulate(cloth_t *cloth)
 {
     if (cloth->tris != NULL || !(cloth->rigidity > 0.0f)) {
@@ -643,17 +574,17 @@ void cloth_curvature_accumulate(cloth_t *cloth)
     const float su = cloth->family_rest[0], sv = cloth->family_rest[1];
     if (cols >= 3u) {
         for (uint32_t r = 0; r < rows; ++r) {
-            const curvature_line line = {r * cols, 1u, cols, line_k(cloth->rigidity, r, rows, su, sv)};
+            const curvature_line line = {r * cols, 1u, cols, cloth_curvature_line_k(cloth->rigidity, r, rows, su, sv)};
             line_forces(cloth, &line);
         }
     }
     if (rows >= 3u) {
         for (uint32_t c = 0; c < cols; ++c) {
-            const curvature_line line = {c, cols, rows, line_k(cloth->rigidity, c, cols, sv, su)};
+            const curvature_line line = {c, cols, rows, cloth_curvature_line_k(cloth->rigidity, c, cols, sv, su)};
             line_forces(cloth, &line);
         }
     }
-    clamp_constraints(cloth, clamp_force, 0.0);
+    cloth_curvature_clamp_forces(cloth);
 }
 
 void cloth_curvature_project(cloth_t *cloth, float h)
@@ -690,7 +621,7 @@ void cloth_curvature_project(cloth_t *cloth, float h)
         pass.line_step = 1u;
         solve_direction(&pass);
     }
-    clamp_constraints(cloth, clamp_project, (double)h);
+    cloth_curvature_clamp_project(cloth, h);
 }
 
 cloth_status cloth_curvature_reserve(cloth_t *cloth, float rigidity)
