@@ -19,7 +19,8 @@
  *   - A step whose limit could not reach the guarantee in its
  *     CLOTH_AUTO_MAX_PASSES (a cloth that hits a ball, a jerk on a pin) is
  *     run again from its kept state with twice the rate, at most
- *     CLOTH_AUTO_REDOS times (cloth_auto_redo()): the guarantee holds at
+ *     CLOTH_AUTO_REDOS times, and never past CLOTH_MAX_SUBSTEPS substeps
+ *     for the step in all (cloth_auto_redo()): the guarantee holds at
  *     every read-back unless even that rate cannot keep it. Where twice
  *     the substeps did not take out half of the excess over the guarantee,
  *     more would not either (pins pulled further apart than the cloth
@@ -168,7 +169,7 @@ void cloth_auto_adapt(cloth_t *cloth)
     }
 }
 
-uint32_t cloth_auto_redo(cloth_t *cloth, float dt, uint32_t attempt)
+uint32_t cloth_auto_redo(cloth_t *cloth, float dt, uint32_t attempt, uint32_t spent)
 {
     if (!cloth->substeps_auto || !cloth->strain_passes_auto || !position_solver(cloth)) {
         return 0u;
@@ -195,7 +196,10 @@ uint32_t cloth_auto_redo(cloth_t *cloth, float dt, uint32_t attempt)
     const uint32_t before = cloth->substeps_used;
     cloth->auto_rate = fminf(cloth->auto_rate * 2.0f, CLOTH_AUTO_RATE_MAX);
     const uint32_t n = cloth_auto_substeps(cloth, dt);
-    if (n <= before) {
+    if (n <= before || n > CLOTH_MAX_SUBSTEPS - spent) {
+        /* a step runs at most CLOTH_MAX_SUBSTEPS substeps in all, its runs
+         * again included: no more than a host could ask for */
+        cloth->auto_rate = fmaxf(cloth->auto_rate * 0.5f, CLOTH_AUTO_RATE);
         return 0u;
     }
     /* the passes the missed attempt ran say little about how few the

@@ -384,10 +384,11 @@ float cloth_auto_strain_bound(float max_strain);
 uint32_t cloth_auto_substeps(const cloth_t *cloth, float dt);
 uint32_t cloth_auto_iterations(const cloth_t *cloth);
 void cloth_auto_adapt(cloth_t *cloth);
-/* After an attempt at a step that kept its state finite: the substeps to
- * run the step again with, from its kept state, because the automatic
- * limit missed its guarantee and more substeps are allowed; 0 to keep it. */
-uint32_t cloth_auto_redo(cloth_t *cloth, float dt, uint32_t attempt);
+/* After an attempt at a step that kept its state finite, `spent` substeps
+ * run so far in the step: the substeps to run the step again with, from
+ * its kept state, because the automatic limit missed its guarantee and
+ * more substeps are allowed; 0 to keep it. */
+uint32_t cloth_auto_redo(cloth_t *cloth, float dt, uint32_t attempt, uint32_t spent);
 /* The automatic state a new cloth starts with; whether a rate and a pass
  * count are ones the automatic settings can hold (a snapshot's, snapshot.c). */
 void cloth_auto_defaults(cloth_t *cloth);

@@ -356,13 +356,15 @@ cloth_status cloth_step(cloth_t *cloth, float dt)
     cloth->iterations_used = cloth_auto_iterations(cloth);
     cloth_status st;
     bool broken = false;
+    uint32_t spent = 0u;
     for (uint32_t attempt = 0;; ++attempt) {
         cloth->substeps_used = substeps;
         st = run_substeps(cloth, dt, substeps);
+        spent += substeps;
         if (st == CLOTH_OK && !state_job(cloth, CHECK)) {
             st = CLOTH_ERR_UNSTABLE;
         }
-        const uint32_t again = st == CLOTH_OK ? cloth_auto_redo(cloth, dt, attempt) : 0u;
+        const uint32_t again = st == CLOTH_OK ? cloth_auto_redo(cloth, dt, attempt, spent) : 0u;
         if (again == 0u || !substep_ok(again, dt)) {
             break;
         }

@@ -500,7 +500,7 @@ static const cloth_integrator_vtable fz_vtables[] = {
 typedef struct fz_world {
     cloth_t *cloth;
     uint32_t count, tris;
-    uint32_t substeps, iterations; /* as last set, for the budget */
+    uint32_t substeps, iterations; /* as last set, for the budget; substeps 0: automatic */
     double step_weight; /* the integrator's cost per particle-substep, about */
     uint32_t colliders; /* added and not removed */
     double budget;
@@ -932,20 +932,28 @@ static void remember_id(fz_world *w, cloth_status s, cloth_collider_id id)
 }
 
 /* particles x substeps, times the integrator's weight (position-based ones
- * pay per iteration), plus a quarter for each collider */
-static double step_cost(const fz_world *w)
+ * pay per iteration), plus a quarter for each collider. Automatic substeps
+ * (w->substeps 0) start at 360 a second: twice that, for a rise and a step
+ * run again, up to the 1024 a step may run in all. */
+static double step_cost(const fz_world *w, float dt)
 {
+    if (!(dt > 0.0f && dt <= 1.0f)) {
+        return 0.0; /* refused before any work */
+    }
+    const double automatic = fmin(1024.0, 2.0 * ceil(360.0 * (double)dt));
+    const double subs = w->substeps == 0u ? automatic : (double)w->substeps;
     const double it = w->step_weight < 0.0 ? (double)w->iterations : w->step_weight;
-    return (double)(w->count + 1u) * (double)w->substeps * it * (1.0 + (double)w->colliders / 4.0);
+    return (double)(w->count + 1u) * subs * it * (1.0 + (double)w->colliders / 4.0);
 }
 
 /* The step's status, or CLOTH_STATUS_FORCE32 when the budget skipped it. */
 static cloth_status op_step(fz_world *w, float dt)
 {
-    if (w->budget < step_cost(w)) {
+    const double cost = step_cost(w, dt);
+    if (w->budget < cost) {
         return CLOTH_STATUS_FORCE32;
     }
-    w->budget -= step_cost(w);
+    w->budget -= cost;
     const uint64_t before = cloth_state_hash(w->cloth);
     g_hooks.nonfinite = false;
     g_hooks.task_fault_hit = false;
@@ -1127,7 +1135,7 @@ static void run_op(fz_world *w, fz *f, uint8_t op)
         cloth_status st = cloth_set_substeps(c, s);
         FZ_REQUIRE(st == (s <= 1024u ? CLOTH_OK : CLOTH_ERR_INVALID_ARGUMENT));
         if (st == CLOTH_OK) {
-            w->substeps = s == 0u ? 1024u : s; /* automatic: the cost model takes the most it may choose */
+            w->substeps = s; /* 0: automatic (step_cost()) */
         }
         break;
     }
@@ -1432,9 +1440,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     w->cloth = NULL;
     memset(&w->alloc, 0, sizeof w->alloc);
     w->id_count = 0;
-    w->substeps = 16u;
-    w->iterations = 8u;
-    w->step_weight = 1.0;
+    /* a new cloth's: XPBD (paid per iteration), automatic substeps and
+     * iterations (the model takes PBD's 4, the most either chooses) */
+    w->substeps = 0u;
+    w->iterations = 4u;
+    w->step_weight = -1.0;
     w->colliders = 0;
     w->budget = FZ_BUDGET;
     memset(&g_hooks, 0, sizeof g_hooks);
