@@ -1143,7 +1143,12 @@ static void run_op(fz_world *w, fz *f, uint8_t op)
         static const uint32_t n[] = {0u, 1u, 2u, 8u, 30u, 1024u, 1025u, UINT32_MAX};
         const uint32_t s = n[fz_u8(f) % 8u];
         cloth_status st = cloth_set_iterations(c, s);
-        FZ_REQUIRE(st == (s <= 1024u ? CLOTH_OK : CLOTH_ERR_INVALID_ARGUMENT));
+        if (g_trace) {
+            fprintf(stderr, "  cloth_set_iterations(%u) -> %s\n", s, cloth_status_string(st));
+        }
+        /* XPBD (a new cloth's integrator) allocates its multipliers above
+         * one iteration: the host's allocator may refuse them */
+        FZ_REQUIRE(s <= 1024u ? st == CLOTH_OK || st == CLOTH_ERR_OUT_OF_MEMORY : st == CLOTH_ERR_INVALID_ARGUMENT);
         if (st == CLOTH_OK) {
             w->iterations = s == 0u ? 4u : s; /* automatic: at most 4 */
         }
