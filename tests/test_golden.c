@@ -1,0 +1,221 @@
+/*
+ * The same bits everywhere, pinned down: a set of short scenes that together
+ * run every kernel with a vector path (XPBD's grid sweeps, tethers, the
+ * strain limit and its coarse levels, curvature bending, the sphere pass and
+ * the other colliders, wind) and every built-in integrator, each hashed with
+ * cloth_state_hash() after its last step and compared with the table in
+ * golden_hashes.h.
+ *
+ * The table was written by this program (`test_golden --print`) before the
+ * kernels were rewritten over the vector layer, so a rewrite that changes
+ * one bit of one path fails here. Each scene runs at every vector level the
+ * CPU has (CLOTHSIM_SIMD, read when a cloth is created) and on 1 and 3
+ * threads; the AArch64 build runs the same table under qemu (scripts/test),
+ * which is how "the same bits on every CPU" is checked.
+ *
+ * A change that is meant to change the physics regenerates the table with
+ * `test_golden --print > tests/golden_hashes.h` and says why in its commit.
+ */
+#define _POSIX_C_SOURCE 200809L /* setenv */
+
+#include "test_util.h"
+
+#include <clothsim/integrators.h>
+#include <clothsim/material.h>
+
+#include <stdlib.h>
+#include <string.h>
+
+#define FRAMES 20
+
+typedef struct scene {
+    const char *name;
+    void (*setup)(cloth_t *cloth);
+    int kind; /* < 0: a mesh cloth, else a grid */
+    cloth_integrator integrator;
+} scene;
+
+static cloth_t *grid(uint32_t rows, uint32_t cols)
+{
+    cloth_grid_desc d;
+    cloth_grid_desc_init(&d);
+    d.rows = rows;
+    d.cols = cols;
+    d.spacing = 1.0f / (float)(cols - 1u);
+    d.origin[0] = -0.5f;
+    d.origin[1] = 0.0f;
+    d.origin[2] = -0.5f;
+    d.particle_mass = 0.25f / (float)(rows * cols);
+    cloth_t *c = NULL;
+    CHECK_OK(cloth_create_grid(&d, &c));
+    return c;
+}
+
+static void gust(void *user, float time, uint32_t count, const float *positions, float *out)
+{
+    (void)user;
+    for (uint32_t i = 0; i < count; ++i) {
+        out[3u * i] = 2.0f + 0.5f * positions[3u * i + 2u];
+        out[3u * i + 1u] = 0.0f;
+        out[3u * i + 2u] = 1.0f + time;
+    }
+}
+
+/* A ball under the middle, a floor, two pinned corners. */
+static void ball_scene(cloth_t *c)
+{
+    const float centre[3] = {0.05f, -0.35f, 0.02f}, floor_point[3] = {0.0f, -0.9f, 0.0f}, up[3] = {0.0f, 1.0f, 0.0f};
+    cloth_collider_id ball, floor_id;
+    CHECK_OK(cloth_add_sphere(c, centre, 0.3f, &ball));
+    CHECK_OK(cloth_set_collider_friction(c, ball, 0.5f));
+    CHECK_OK(cloth_add_plane(c, floor_point, up, &floor_id));
+    CHECK_OK(cloth_pin(c, 0u, NULL));
+    const uint32_t n = cloth_particle_count(c);
+    CHECK_OK(cloth_pin(c, n - 1u, NULL));
+}
+
+/* The defaults: XPBD, automatic substeps and limit passes, tethers. */
+static void defaults(cloth_t *c)
+{
+    ball_scene(c);
+}
+
+/* A material (curvature bending on a grid, hinges on a mesh). */
+static void cotton(cloth_t *c)
+{
+    cloth_material m;
+    cloth_material_init(&m, CLOTH_MATERIAL_COTTON);
+    CHECK_OK(cloth_set_material(c, &m));
+    ball_scene(c);
+    CHECK_OK(cloth_set_wind(c, gust, NULL));
+}
+
+/* The hand-tuned fast setup with the strain limit's coarse levels, every
+ * collider shape, and more threads' worth of rows. */
+static void fast_shapes(cloth_t *c)
+{
+    CHECK_OK(cloth_set_substeps(c, 6u));
+    CHECK_OK(cloth_set_iterations(c, 1u));
+    const float a[3] = {-0.3f, -0.5f, 0.0f}, b[3] = {0.3f, -0.5f, 0.1f}, e[3] = {0.1f, 0.15f, 0.2f};
+    const float centre[3] = {0.2f, -0.45f, -0.2f}, axis[3] = {0.0f, 1.0f, 0.0f};
+    cloth_collider_id id;
+    CHECK_OK(cloth_add_capsule(c, a, b, 0.12f, &id));
+    CHECK_OK(cloth_add_ellipsoid(c, centre, e, NULL, &id));
+    const float ca[3] = {-0.3f, -0.7f, -0.3f}, cb[3] = {-0.3f, -0.4f, -0.3f};
+    CHECK_OK(cloth_add_cylinder(c, ca, cb, 0.1f, &id));
+    const float tc[3] = {0.3f, -0.6f, 0.3f};
+    CHECK_OK(cloth_add_torus(c, tc, axis, 0.15f, 0.05f, &id));
+    ball_scene(c);
+    CHECK_OK(cloth_set_tethers(c, 1.03f));
+    CHECK_OK(cloth_set_tether_schedule(c, CLOTH_TETHERS_LAST_SUBSTEP));
+    CHECK_OK(cloth_set_strain_limit(c, 0.05f, 3u));
+    CHECK_OK(cloth_set_strain_level_sweeps(c, 2u));
+}
+
+/* The 0.2 settings (explicit integrators' closed forms) with a ball, at
+ * the automatic substeps (the stability bound for explicit integrators). */
+static void plain(cloth_t *c)
+{
+    cloth_integrator kind = CLOTH_INTEGRATOR_XPBD;
+    CHECK_OK(cloth_get_integrator(c, &kind));
+    test_plain(c);
+    CHECK_OK(cloth_set_integrator(c, kind));
+    CHECK_OK(cloth_set_substeps(c, 0u));
+    CHECK_OK(cloth_set_iterations(c, 4u));
+    ball_scene(c);
+}
+
+static const scene k_scenes[] = {
+    {"defaults 33x33", defaults, 33, CLOTH_INTEGRATOR_XPBD},
+    {"defaults 12x70", defaults, -70, CLOTH_INTEGRATOR_XPBD}, /* rows shorter than a vector */
+    {"cotton 40x40", cotton, 40, CLOTH_INTEGRATOR_XPBD},
+    {"cotton pbd 24x24", cotton, 24, CLOTH_INTEGRATOR_PBD},
+    {"fast shapes 65x65", fast_shapes, 65, CLOTH_INTEGRATOR_XPBD},
+    {"explicit 16x16", plain, 16, CLOTH_INTEGRATOR_EXPLICIT_EULER},
+    {"trapezoid 16x16", plain, 16, CLOTH_INTEGRATOR_TRAPEZOID},
+    {"verlet 16x16", plain, 16, CLOTH_INTEGRATOR_VERLET},
+    {"pbd 20x20", plain, 20, CLOTH_INTEGRATOR_PBD},
+    {"semirigid 20x20", plain, 20, CLOTH_INTEGRATOR_SEMIRIGID},
+    {"relaxation 16x16", plain, 16, CLOTH_INTEGRATOR_RELAXATION},
+    {"implicit 16x16", plain, 16, CLOTH_INTEGRATOR_IMPLICIT_EULER},
+    {"mesh xpbd 17x17", defaults, 0, CLOTH_INTEGRATOR_XPBD},
+    {"mesh cotton 17x17", cotton, 0, CLOTH_INTEGRATOR_XPBD},
+};
+enum { SCENES = sizeof k_scenes / sizeof k_scenes[0] };
+
+/* golden_hashes.h: `static const uint64_t k_golden[SCENES]`, or nothing
+ * when the table is being written */
+#include "golden_hashes.h"
+
+static uint64_t run(const scene *s, uint32_t threads)
+{
+    cloth_t *c = NULL;
+    if (s->kind == 0) {
+        enum { N = 17 };
+        float pos[3 * N * N];
+        uint32_t tris[6 * (N - 1) * (N - 1)];
+        CHECK_OK(test_flat_mesh_cloth(N, N, 1.0f / (N - 1), pos, tris, &c));
+    } else if (s->kind < 0) {
+        c = grid(12u, (uint32_t)-s->kind);
+    } else {
+        c = grid((uint32_t)s->kind, (uint32_t)s->kind);
+    }
+    if (c == NULL) {
+        return 0u;
+    }
+    CHECK_OK(cloth_set_integrator(c, s->integrator));
+    s->setup(c);
+    CHECK_OK(cloth_set_threads(c, threads));
+    for (int f = 0; f < FRAMES; ++f) {
+        CHECK_OK(cloth_step(c, 1.0f / 60.0f));
+    }
+    const uint64_t h = cloth_state_hash(c);
+    cloth_destroy(c);
+    return h;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc > 1 && strcmp(argv[1], "--print") == 0) {
+        printf("/* Written by `test_golden --print` (tests/test_golden.c); regenerate only\n"
+               " * for a change meant to change the physics, and say so in its commit. */\n"
+               "#define GOLDEN_TABLE 1\nstatic const uint64_t k_golden[] = {\n");
+        for (int i = 0; i < SCENES; ++i) {
+            printf("    0x%016llxull, /* %s */\n", (unsigned long long)run(&k_scenes[i], 1u), k_scenes[i].name);
+        }
+        printf("};\n");
+        return test_failures == 0 ? 0 : 1;
+    }
+#ifndef GOLDEN_TABLE
+    fprintf(stderr, "golden_hashes.h holds no table\n");
+    return 1;
+#else
+    CHECK(sizeof k_golden / sizeof k_golden[0] == SCENES);
+    static const char *const levels[] = {"scalar", "avx2", "avx512"};
+    const char *was = getenv("CLOTHSIM_SIMD");
+    for (int l = 0; l < 3; ++l) {
+        setenv("CLOTHSIM_SIMD", levels[l], 1); /* a level the CPU lacks runs its best */
+        for (uint32_t threads = 1u; threads <= 3u; threads += 2u) {
+            int same = 0;
+            for (int i = 0; i < SCENES && (size_t)i < sizeof k_golden / sizeof k_golden[0]; ++i) {
+                const uint64_t h = run(&k_scenes[i], threads);
+                if (h != k_golden[i]) {
+                    fprintf(stderr, "%s, %s, %u thread(s): hash %016llx, table %016llx\n", k_scenes[i].name,
+                            levels[l], threads, (unsigned long long)h, (unsigned long long)k_golden[i]);
+                }
+                CHECK(h == k_golden[i]);
+                same += h == k_golden[i];
+            }
+            printf("CLOTHSIM_SIMD=%s, %u thread(s): %d of %d scenes give the table's hash\n", levels[l], threads,
+                   same, SCENES);
+        }
+    }
+    if (was != NULL) {
+        setenv("CLOTHSIM_SIMD", was, 1);
+    } else {
+        unsetenv("CLOTHSIM_SIMD");
+    }
+    printf("%d checks, %d failed\n", test_checks, test_failures);
+    return test_failures == 0 ? 0 : 1;
+#endif
+}
