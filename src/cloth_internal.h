@@ -27,11 +27,7 @@
 /* seed 000's 6 families, then seed 002's 6 wider ones */
 #define CLOTH_GRID_FAMILIES 12
 
-/* platform/simd.c: the vector level of the SIMD paths: the best the CPU
- * has, lowered by CLOTHSIM_SIMD. Read once, when a cloth is created
- * (cloth_t::simd), so a step never reads the environment. */
-typedef enum cloth_simd { CLOTH_SIMD_SCALAR, CLOTH_SIMD_AVX2, CLOTH_SIMD_AVX512 } cloth_simd;
-cloth_simd cloth_simd_level(void);
+#include "platform/simd.h"
 
 /* Per-particle state as structure of arrays, each array CLOTH_ALIGN-aligned.
  * Velocity is the canonical second state variable for every integrator, so

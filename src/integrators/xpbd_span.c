@@ -562,6 +562,7 @@ xpbd_span_fn *cloth_xpbd_span_kernel(cloth_simd level)
         return span_avx512;
     case CLOTH_SIMD_AVX2:
         return span_avx2;
+    case CLOTH_SIMD_LANES4:
     case CLOTH_SIMD_SCALAR:
         break;
     }

@@ -1,0 +1,14 @@
+/*
+ * Every kernel at one width: included by wide_<lanes>.c after it defines
+ * CLOTH_WIDE, it builds the kernels over platform/wide.h and their table.
+ */
+#include "kernels/kernels.h"
+#include "platform/wide.h"
+
+#include "kernels/sphere.inl"
+
+const cloth_kernels WIDE(cloth_kernels) = {
+    .lanes = WIDE_LANES,
+    .sphere = WIDE(sphere),
+    .sphere_near = WIDE(sphere_near),
+};

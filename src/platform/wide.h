@@ -1,0 +1,244 @@
+/*
+ * The width-generic vector layer: a float vector `wf` of WIDE_LANES lanes,
+ * a mask `wm`, and the operations the kernels use, for one width per
+ * translation unit. A kernel is written once over these (the .inl files of src/kernels/) and
+ * compiled once per width by src/kernels/wide_<lanes>.c, which defines
+ * CLOTH_WIDE before including this header:
+ *
+ *   CLOTH_WIDE  lanes  instructions                     compiled with
+ *   1           1      plain C                          the library's flags
+ *   4           4      SSE2 (x86-64) or NEON (AArch64)  the library's flags
+ *   8           8      AVX2                             -mavx2
+ *   16          16     AVX-512 F, VL, DQ, BW            -mavx512f -mavx512vl ...
+ *
+ * Same bits at every width: each operation is one IEEE operation per lane
+ * (add, sub, mul, div and sqrt are correctly rounded everywhere; nothing is
+ * fused, the library is built with -ffp-contract=off), comparisons are the
+ * ordered/unordered forms that match C's `<`, `>` and `!(a > b)` on NaN, a
+ * select copies bits, and `wf_neg` flips the sign bit as C's unary minus
+ * does. So a kernel that computes every lane the same way gives the plain C
+ * bits at every width; conditions only choose between computed values.
+ *
+ * Names carry the width (WIDE(f) is f_w8 in the AVX2 unit), so the units
+ * link into one library and kernels/kernels.h gathers them into tables.
+ */
+#ifndef CLOTHSIM_PLATFORM_WIDE_H
+#define CLOTHSIM_PLATFORM_WIDE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <string.h>
+
+#define WIDE_CAT2(a, b) a##_w##b
+#define WIDE_CAT(a, b) WIDE_CAT2(a, b)
+#define WIDE(name) WIDE_CAT(name, CLOTH_WIDE)
+#define WIDE_LANES CLOTH_WIDE
+
+#if defined(__GNUC__) || defined(__clang__)
+#define WIDE_INLINE static inline __attribute__((always_inline))
+#else
+#define WIDE_INLINE static inline
+#endif
+
+#if CLOTH_WIDE == 1 /* ------------------------------------------------------ */
+#include <math.h>
+
+typedef float wf;
+typedef bool wm;
+
+WIDE_INLINE wf wf_set1(float v) { return v; }
+WIDE_INLINE wf wf_load(const float *p) { return *p; }
+WIDE_INLINE void wf_store(float *p, wf v) { *p = v; }
+WIDE_INLINE wf wf_add(wf a, wf b) { return a + b; }
+WIDE_INLINE wf wf_sub(wf a, wf b) { return a - b; }
+WIDE_INLINE wf wf_mul(wf a, wf b) { return a * b; }
+WIDE_INLINE wf wf_div(wf a, wf b) { return a / b; }
+WIDE_INLINE wf wf_sqrt(wf a) { return sqrtf(a); }
+WIDE_INLINE wf wf_neg(wf a) { return -a; }
+WIDE_INLINE wm wm_lt(wf a, wf b) { return a < b; }
+WIDE_INLINE wm wm_gt(wf a, wf b) { return a > b; }
+WIDE_INLINE wm wm_ngt(wf a, wf b) { return !(a > b); }
+WIDE_INLINE wm wm_and(wm a, wm b) { return a && b; }
+WIDE_INLINE wm wm_all(bool on) { return on; }
+WIDE_INLINE wf wf_sel(wm m, wf a, wf b) { return m ? a : b; }
+WIDE_INLINE bool wm_any(wm m) { return m; }
+WIDE_INLINE uint32_t wm_count(wm m) { return m ? 1u : 0u; }
+/* lanes k < n (n >= 1): with one lane, the lane */
+WIDE_INLINE wm wm_first(uint32_t n) { return n > 0u; }
+WIDE_INLINE wf wf_load_n(const float *p, uint32_t n) { (void)n; return *p; }
+WIDE_INLINE void wf_store_n(float *p, uint32_t n, wf v) { (void)n; *p = v; }
+
+#elif CLOTH_WIDE == 4 && defined(__SSE2__) /* ---------------------------------- */
+#include <emmintrin.h>
+
+typedef __m128 wf;
+typedef __m128 wm; /* all ones or all zeros per lane */
+
+WIDE_INLINE wf wf_set1(float v) { return _mm_set1_ps(v); }
+WIDE_INLINE wf wf_load(const float *p) { return _mm_loadu_ps(p); }
+WIDE_INLINE void wf_store(float *p, wf v) { _mm_storeu_ps(p, v); }
+WIDE_INLINE wf wf_add(wf a, wf b) { return _mm_add_ps(a, b); }
+WIDE_INLINE wf wf_sub(wf a, wf b) { return _mm_sub_ps(a, b); }
+WIDE_INLINE wf wf_mul(wf a, wf b) { return _mm_mul_ps(a, b); }
+WIDE_INLINE wf wf_div(wf a, wf b) { return _mm_div_ps(a, b); }
+WIDE_INLINE wf wf_sqrt(wf a) { return _mm_sqrt_ps(a); }
+WIDE_INLINE wf wf_neg(wf a) { return _mm_xor_ps(a, _mm_set1_ps(-0.0f)); }
+WIDE_INLINE wm wm_lt(wf a, wf b) { return _mm_cmplt_ps(a, b); }
+WIDE_INLINE wm wm_gt(wf a, wf b) { return _mm_cmpgt_ps(a, b); }
+WIDE_INLINE wm wm_ngt(wf a, wf b) { return _mm_cmpngt_ps(a, b); }
+WIDE_INLINE wm wm_and(wm a, wm b) { return _mm_and_ps(a, b); }
+WIDE_INLINE wm wm_all(bool on) { return _mm_castsi128_ps(_mm_set1_epi32(on ? -1 : 0)); }
+WIDE_INLINE wf wf_sel(wm m, wf a, wf b) { return _mm_or_ps(_mm_and_ps(m, a), _mm_andnot_ps(m, b)); }
+WIDE_INLINE bool wm_any(wm m) { return _mm_movemask_ps(m) != 0; }
+WIDE_INLINE uint32_t wm_count(wm m) { return (uint32_t)__builtin_popcount((unsigned)_mm_movemask_ps(m)); }
+WIDE_INLINE wm wm_first(uint32_t n)
+{
+    const __m128i lane = _mm_setr_epi32(0, 1, 2, 3);
+    return _mm_castsi128_ps(_mm_cmpgt_epi32(_mm_set1_epi32(n < 4u ? (int)n : 4), lane));
+}
+/* SSE2 has no masked load or store: the tail goes through a buffer */
+WIDE_INLINE wf wf_load_n(const float *p, uint32_t n)
+{
+    if (n >= 4u) {
+        return _mm_loadu_ps(p);
+    }
+    float t[4] = {0.0f, 0.0f, 0.0f, 0.0f};
+    memcpy(t, p, n * sizeof(float));
+    return _mm_loadu_ps(t);
+}
+WIDE_INLINE void wf_store_n(float *p, uint32_t n, wf v)
+{
+    if (n >= 4u) {
+        _mm_storeu_ps(p, v);
+        return;
+    }
+    float t[4];
+    _mm_storeu_ps(t, v);
+    memcpy(p, t, n * sizeof(float));
+}
+
+#elif CLOTH_WIDE == 4 && defined(__aarch64__) /* -------------------------------- */
+#include <arm_neon.h>
+
+typedef float32x4_t wf;
+typedef uint32x4_t wm;
+
+WIDE_INLINE wf wf_set1(float v) { return vdupq_n_f32(v); }
+WIDE_INLINE wf wf_load(const float *p) { return vld1q_f32(p); }
+WIDE_INLINE void wf_store(float *p, wf v) { vst1q_f32(p, v); }
+WIDE_INLINE wf wf_add(wf a, wf b) { return vaddq_f32(a, b); }
+WIDE_INLINE wf wf_sub(wf a, wf b) { return vsubq_f32(a, b); }
+WIDE_INLINE wf wf_mul(wf a, wf b) { return vmulq_f32(a, b); }
+WIDE_INLINE wf wf_div(wf a, wf b) { return vdivq_f32(a, b); }
+WIDE_INLINE wf wf_sqrt(wf a) { return vsqrtq_f32(a); }
+WIDE_INLINE wf wf_neg(wf a) { return vnegq_f32(a); }
+WIDE_INLINE wm wm_lt(wf a, wf b) { return vcltq_f32(a, b); }
+WIDE_INLINE wm wm_gt(wf a, wf b) { return vcgtq_f32(a, b); }
+WIDE_INLINE wm wm_ngt(wf a, wf b) { return vmvnq_u32(vcgtq_f32(a, b)); }
+WIDE_INLINE wm wm_and(wm a, wm b) { return vandq_u32(a, b); }
+WIDE_INLINE wm wm_all(bool on) { return vdupq_n_u32(on ? 0xffffffffu : 0u); }
+WIDE_INLINE wf wf_sel(wm m, wf a, wf b) { return vbslq_f32(m, a, b); }
+WIDE_INLINE bool wm_any(wm m) { return vmaxvq_u32(m) != 0u; }
+WIDE_INLINE uint32_t wm_count(wm m) { return vaddvq_u32(vshrq_n_u32(m, 31)); }
+WIDE_INLINE wm wm_first(uint32_t n)
+{
+    static const uint32_t lane[4] = {0u, 1u, 2u, 3u};
+    return vcgtq_u32(vdupq_n_u32(n < 4u ? n : 4u), vld1q_u32(lane));
+}
+WIDE_INLINE wf wf_load_n(const float *p, uint32_t n)
+{
+    if (n >= 4u) {
+        return vld1q_f32(p);
+    }
+    float t[4] = {0.0f, 0.0f, 0.0f, 0.0f};
+    memcpy(t, p, n * sizeof(float));
+    return vld1q_f32(t);
+}
+WIDE_INLINE void wf_store_n(float *p, uint32_t n, wf v)
+{
+    if (n >= 4u) {
+        vst1q_f32(p, v);
+        return;
+    }
+    float t[4];
+    vst1q_f32(t, v);
+    memcpy(p, t, n * sizeof(float));
+}
+
+#elif CLOTH_WIDE == 8 && defined(__AVX2__) /* ---------------------------------- */
+#include <immintrin.h>
+
+typedef __m256 wf;
+typedef __m256 wm;
+
+WIDE_INLINE wf wf_set1(float v) { return _mm256_set1_ps(v); }
+WIDE_INLINE wf wf_load(const float *p) { return _mm256_loadu_ps(p); }
+WIDE_INLINE void wf_store(float *p, wf v) { _mm256_storeu_ps(p, v); }
+WIDE_INLINE wf wf_add(wf a, wf b) { return _mm256_add_ps(a, b); }
+WIDE_INLINE wf wf_sub(wf a, wf b) { return _mm256_sub_ps(a, b); }
+WIDE_INLINE wf wf_mul(wf a, wf b) { return _mm256_mul_ps(a, b); }
+WIDE_INLINE wf wf_div(wf a, wf b) { return _mm256_div_ps(a, b); }
+WIDE_INLINE wf wf_sqrt(wf a) { return _mm256_sqrt_ps(a); }
+WIDE_INLINE wf wf_neg(wf a) { return _mm256_xor_ps(a, _mm256_set1_ps(-0.0f)); }
+WIDE_INLINE wm wm_lt(wf a, wf b) { return _mm256_cmp_ps(a, b, _CMP_LT_OQ); }
+WIDE_INLINE wm wm_gt(wf a, wf b) { return _mm256_cmp_ps(a, b, _CMP_GT_OQ); }
+WIDE_INLINE wm wm_ngt(wf a, wf b) { return _mm256_cmp_ps(a, b, _CMP_NGT_UQ); }
+WIDE_INLINE wm wm_and(wm a, wm b) { return _mm256_and_ps(a, b); }
+WIDE_INLINE wm wm_all(bool on) { return _mm256_castsi256_ps(_mm256_set1_epi32(on ? -1 : 0)); }
+WIDE_INLINE wf wf_sel(wm m, wf a, wf b) { return _mm256_blendv_ps(b, a, m); }
+WIDE_INLINE bool wm_any(wm m) { return _mm256_movemask_ps(m) != 0; }
+WIDE_INLINE uint32_t wm_count(wm m) { return (uint32_t)__builtin_popcount((unsigned)_mm256_movemask_ps(m)); }
+WIDE_INLINE __m256i wide_lanes8(uint32_t n)
+{
+    const __m256i lane = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
+    return _mm256_cmpgt_epi32(_mm256_set1_epi32(n < 8u ? (int)n : 8), lane);
+}
+WIDE_INLINE wm wm_first(uint32_t n) { return _mm256_castsi256_ps(wide_lanes8(n)); }
+/* vmaskmovps is slow on AMD (a store most of all): a whole vector (n a
+ * constant 8 where inlined) takes the plain instruction */
+WIDE_INLINE wf wf_load_n(const float *p, uint32_t n)
+{
+    return n >= 8u ? _mm256_loadu_ps(p) : _mm256_maskload_ps(p, wide_lanes8(n));
+}
+WIDE_INLINE void wf_store_n(float *p, uint32_t n, wf v)
+{
+    if (n >= 8u) {
+        _mm256_storeu_ps(p, v);
+    } else {
+        _mm256_maskstore_ps(p, wide_lanes8(n), v);
+    }
+}
+
+#elif CLOTH_WIDE == 16 && defined(__AVX512F__) && defined(__AVX512VL__) && defined(__AVX512DQ__) && \
+    defined(__AVX512BW__) /* ---------------------------------------------------- */
+#include <immintrin.h>
+
+typedef __m512 wf;
+typedef __mmask16 wm;
+
+WIDE_INLINE wf wf_set1(float v) { return _mm512_set1_ps(v); }
+WIDE_INLINE wf wf_load(const float *p) { return _mm512_loadu_ps(p); }
+WIDE_INLINE void wf_store(float *p, wf v) { _mm512_storeu_ps(p, v); }
+WIDE_INLINE wf wf_add(wf a, wf b) { return _mm512_add_ps(a, b); }
+WIDE_INLINE wf wf_sub(wf a, wf b) { return _mm512_sub_ps(a, b); }
+WIDE_INLINE wf wf_mul(wf a, wf b) { return _mm512_mul_ps(a, b); }
+WIDE_INLINE wf wf_div(wf a, wf b) { return _mm512_div_ps(a, b); }
+WIDE_INLINE wf wf_sqrt(wf a) { return _mm512_sqrt_ps(a); }
+WIDE_INLINE wf wf_neg(wf a) { return _mm512_xor_ps(a, _mm512_set1_ps(-0.0f)); }
+WIDE_INLINE wm wm_lt(wf a, wf b) { return _mm512_cmp_ps_mask(a, b, _CMP_LT_OQ); }
+WIDE_INLINE wm wm_gt(wf a, wf b) { return _mm512_cmp_ps_mask(a, b, _CMP_GT_OQ); }
+WIDE_INLINE wm wm_ngt(wf a, wf b) { return _mm512_cmp_ps_mask(a, b, _CMP_NGT_UQ); }
+WIDE_INLINE wm wm_and(wm a, wm b) { return (wm)(a & b); }
+WIDE_INLINE wm wm_all(bool on) { return (wm)(on ? 0xffffu : 0u); }
+WIDE_INLINE wf wf_sel(wm m, wf a, wf b) { return _mm512_mask_blend_ps(m, b, a); }
+WIDE_INLINE bool wm_any(wm m) { return m != 0; }
+WIDE_INLINE uint32_t wm_count(wm m) { return (uint32_t)__builtin_popcount((unsigned)m); }
+WIDE_INLINE wm wm_first(uint32_t n) { return (wm)(n >= 16u ? 0xffffu : (1u << n) - 1u); }
+WIDE_INLINE wf wf_load_n(const float *p, uint32_t n) { return _mm512_maskz_loadu_ps(wm_first(n), p); }
+WIDE_INLINE void wf_store_n(float *p, uint32_t n, wf v) { _mm512_mask_storeu_ps(p, wm_first(n), v); }
+
+#else
+#error "CLOTH_WIDE: 1, 4 (SSE2 or AArch64 NEON), 8 (-mavx2) or 16 (-mavx512f -mavx512vl -mavx512dq -mavx512bw)"
+#endif
+
+#endif /* CLOTHSIM_PLATFORM_WIDE_H */
