@@ -15,12 +15,9 @@
  */
 #include "cloth_internal.h"
 
-#include "platform/finite.h"
-#include "platform/target.h"
+#include "kernels/kernels.h"
 
 #include <string.h>
-
-typedef uint32_t finite_fn(const cloth_particles *p, uint32_t first, uint32_t last);
 
 /* The state kept for a rollback, and the check for non-finite values, run
  * over particle ranges on the pool: at 256 x 256 each is a pass over 1.5 MB,
@@ -29,8 +26,8 @@ typedef struct state_pass {
     cloth_particles *p;
     uint32_t count;
     int job;                           /* SAVE, RESTORE or CHECK */
-    finite_fn *finite;                 /* CHECK: range_finite_body() at the cloth's vector level */
-    uint32_t bad[CLOTH_MAX_THREADS];   /* CHECK: per worker, see range_finite_body() */
+    const cloth_kernels *kernels;      /* CHECK: the nonfinite kernel at the cloth's vector level */
+    uint32_t bad[CLOTH_MAX_THREADS];   /* CHECK: per worker, sign bit set on a NaN or infinity */
 } state_pass;
 
 enum { SAVE, RESTORE, CHECK };
@@ -49,50 +46,6 @@ static void copy_range(cloth_particles *p, uint32_t first, uint32_t last, bool s
     }
 }
 
-/* Returns the sign bit set if any position or velocity of [first, last) is
- * not finite (platform/finite.h). */
-static CLOTH_INLINE_ALWAYS uint32_t range_finite_body(const cloth_particles *p, uint32_t first, uint32_t last)
-{
-    const float *arrays[6] = {p->x, p->y, p->z, p->vx, p->vy, p->vz};
-    uint32_t bad = 0u;
-    for (int a = 0; a < 6; ++a) {
-        bad |= cloth_nonfinite_bits(arrays[a], first, last);
-    }
-    return bad;
-}
-
-/* Built for each vector level (platform/target.h): with the plain build's
- * SSE2 the check took 1.7 % of a drape-128 frame, with AVX-512 0.5 %. */
-static uint32_t range_finite_plain(const cloth_particles *p, uint32_t first, uint32_t last)
-{
-    return range_finite_body(p, first, last);
-}
-#if CLOTH_TARGET_X86
-CLOTH_TARGET_AVX2 static uint32_t range_finite_avx2(const cloth_particles *p, uint32_t first, uint32_t last)
-{
-    return range_finite_body(p, first, last);
-}
-CLOTH_TARGET_AVX512 static uint32_t range_finite_avx512(const cloth_particles *p, uint32_t first, uint32_t last)
-{
-    return range_finite_body(p, first, last);
-}
-#endif
-
-static finite_fn *finite_path(const cloth_t *cloth)
-{
-#if CLOTH_TARGET_X86
-    if (cloth->simd >= CLOTH_SIMD_AVX512) {
-        return range_finite_avx512;
-    }
-    if (cloth->simd >= CLOTH_SIMD_AVX2) {
-        return range_finite_avx2;
-    }
-#else
-    (void)cloth;
-#endif
-    return range_finite_plain;
-}
-
 static void state_range(uint32_t begin, uint32_t end, uint32_t worker, void *ctx)
 {
     state_pass *pass = ctx;
@@ -100,7 +53,9 @@ static void state_range(uint32_t begin, uint32_t end, uint32_t worker, void *ctx
     cloth_item_particles(begin, end, pass->count, CLOTH_PARTICLES_PER_ITEM, &first, &last);
     if (pass->job == CHECK) {
         /* the host promises worker < its worker count <= CLOTH_MAX_THREADS */
-        pass->bad[worker % CLOTH_MAX_THREADS] |= pass->finite(pass->p, first, last);
+        const cloth_particles *p = pass->p;
+        const float *const arrays[6] = {p->x, p->y, p->z, p->vx, p->vy, p->vz};
+        pass->bad[worker % CLOTH_MAX_THREADS] |= pass->kernels->nonfinite(arrays, 6u, first, last);
     } else {
         copy_range(pass->p, first, last, pass->job == SAVE);
     }
@@ -116,7 +71,7 @@ static bool state_job(cloth_t *cloth, int job)
     pass.p = &cloth->p;
     pass.count = cloth->count;
     pass.job = job;
-    pass.finite = finite_path(cloth);
+    pass.kernels = cloth_kernels_at(cloth->simd);
     const uint32_t items = (cloth->count + CLOTH_PARTICLES_PER_ITEM - 1u) / CLOTH_PARTICLES_PER_ITEM;
     if (job == RESTORE) {
         state_range(0u, items, 0u, &pass);

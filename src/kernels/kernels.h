@@ -33,6 +33,9 @@ typedef struct cloth_kernels {
     uint32_t (*sphere)(const cloth_sphere_args *a, uint32_t begin, uint32_t end);
     /* whether a particle of [begin, end) is within the sphere's reach */
     bool (*sphere_near)(const cloth_sphere_args *a, uint32_t begin, uint32_t end);
+    /* the sign bit set if any of arrays[0 .. count) holds a NaN or an
+     * infinity on [first, last) (platform/finite.h) */
+    uint32_t (*nonfinite)(const float *const *arrays, uint32_t count, uint32_t first, uint32_t last);
 } cloth_kernels;
 
 const cloth_kernels *cloth_kernels_at(cloth_simd level);

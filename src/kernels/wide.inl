@@ -3,12 +3,15 @@
  * CLOTH_WIDE, it builds the kernels over platform/wide.h and their table.
  */
 #include "kernels/kernels.h"
+#include "platform/finite.h"
 #include "platform/wide.h"
 
+#include "kernels/finite.inl"
 #include "kernels/sphere.inl"
 
 const cloth_kernels WIDE(cloth_kernels) = {
     .lanes = WIDE_LANES,
     .sphere = WIDE(sphere),
     .sphere_near = WIDE(sphere_near),
+    .nonfinite = WIDE(nonfinite),
 };
