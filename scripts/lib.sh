@@ -15,6 +15,8 @@ _clothsim_package_command() {
     case "$1" in
         pkg-config) echo pkg-config ;;
         build-essential) echo cc ;;
+        gcc-aarch64-linux-gnu) echo aarch64-linux-gnu-gcc ;;
+        qemu-user) echo qemu-aarch64 ;;
         *) echo "$1" ;;
     esac
 }
