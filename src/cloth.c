@@ -261,6 +261,7 @@ void cloth_destroy(cloth_t *cloth)
     cloth_curvature_free(cloth);
     cloth_tethers_free(cloth);
     cloth_strain_levels_free(cloth);
+    cloth_strain_limit_free(cloth);
     cloth_mem_free(&cloth->alloc, cloth->block, cloth->block_bytes);
     cloth_mem_free(&host, cloth, sizeof *cloth);
 }

@@ -41,6 +41,10 @@ typedef struct cloth_particles {
     float *w;            /* inverse mass, 1/kg; 0 while pinned */
     /* the state before the current step, restored when the step blows up */
     float *sx, *sy, *sz, *svx, *svy, *svz;
+    /* where the strain limit found them after the substeps (step.c): the
+     * friction of its held passes measures slides from here. A separate
+     * block, allocated while the limit is on (strain_limit.c), else NULL */
+    float *lx, *ly, *lz;
 } cloth_particles;
 
 /* One pinned particle. `w_free` is its inverse mass to restore on release;
@@ -143,6 +147,7 @@ struct cloth {
 
     double time;     /* simulated seconds; double so it does not stall after hours */
     float friction_lag; /* d(x)/d(v) at the end of a substep, s (step.c) */
+    float limit_dt;     /* > 0 while the strain limit's collider passes run: the step, s (step.c) */
 
     cloth_pin_rec *pins;
     uint32_t pin_count, pin_capacity;
@@ -344,6 +349,8 @@ float cloth_strain_limit_worst(cloth_t *cloth);
 cloth_status cloth_strain_levels_alloc(cloth_t *cloth);
 void cloth_strain_levels_apply(cloth_t *cloth, float scale, float inv_dt);
 void cloth_strain_levels_free(cloth_t *cloth);
+/* constraints/strain_limit.c: the limit's own arrays (lx, ly, lz) */
+void cloth_strain_limit_free(cloth_t *cloth);
 
 /* auto.c: the settings cloth_step() chooses when the host passed 0. The
  * automatic limit runs passes until the worst strain is within

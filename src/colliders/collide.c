@@ -50,9 +50,59 @@ void cloth_colliders_rewind(cloth_t *cloth)
  * the surface; friction acts on the velocity relative to the surface.
  * Returns whether friction's take-back moved the particle off `x`, along
  * the tangent plane there. */
+/* resolve() in the strain limit's held passes (step.c): the particle takes
+ * the surface's normal velocity when moving into it, as there, but friction
+ * acts on where it is, not on its velocity. Of its slide along the surface
+ * since the limit began, friction takes back what the surface's push can
+ * hold: mu times the particle's weight pressing on it over the step,
+ * g_n dt^2 (g_n the part of gravity into the surface), plus mu times this
+ * push out of it (the normal correction, as position-based friction
+ * bounds static friction by the penetration it resolves); the velocity the
+ * limit gave that part goes with it. Returns whether friction acted. */
+static bool resolve_held(cloth_t *cloth, uint32_t i, const float x[3], const float n[3], const float vs[3],
+                         float friction)
+{
+    cloth_particles *p = &cloth->p;
+    const float in[3] = {x[0] - p->x[i], x[1] - p->y[i], x[2] - p->z[i]};
+    const float push = fmaxf(cloth_dot3(in, n), 0.0f);
+    float q[3] = {x[0], x[1], x[2]};
+    float v[3] = {p->vx[i], p->vy[i], p->vz[i]};
+    const float r[3] = {v[0] - vs[0], v[1] - vs[1], v[2] - vs[2]};
+    const float vn = cloth_dot3(r, n);
+    if (vn < 0.0f) {
+        for (int k = 0; k < 3; ++k) {
+            v[k] -= vn * n[k];
+        }
+    }
+    if (friction > 0.0f) {
+        const float dt = cloth->limit_dt;
+        const float d[3] = {q[0] - p->lx[i], q[1] - p->ly[i], q[2] - p->lz[i]};
+        const float dn = cloth_dot3(d, n);
+        const float t[3] = {d[0] - dn * n[0], d[1] - dn * n[1], d[2] - dn * n[2]};
+        const float slide = sqrtf(cloth_dot3(t, t));
+        const float gn = -cloth_dot3(cloth->gravity, n);
+        const float hold = friction * ((gn > 0.0f ? gn : 0.0f) * (dt * dt) + push);
+        const float back = slide > hold ? hold / slide : 1.0f;
+        for (int k = 0; k < 3; ++k) {
+            q[k] -= t[k] * back;
+            v[k] -= t[k] * back / dt;
+        }
+    }
+    p->x[i] = q[0];
+    p->y[i] = q[1];
+    p->z[i] = q[2];
+    p->vx[i] = v[0];
+    p->vy[i] = v[1];
+    p->vz[i] = v[2];
+    return friction > 0.0f;
+}
+
 static bool resolve(cloth_t *cloth, uint32_t i, const float x[3], const float n[3], const float vs[3],
                     float friction)
 {
+    if (cloth->limit_dt > 0.0f) {
+        return resolve_held(cloth, i, x, n, vs, friction);
+    }
     cloth_particles *p = &cloth->p;
     p->x[i] = x[0];
     p->y[i] = x[1];

@@ -29,11 +29,16 @@ uint32_t cloth_sphere_apply_range(cloth_t *cloth, const cloth_collider *c, uint3
     a.reach2 = a.reach * a.reach;
     a.mu = c->friction;
     a.lag = cloth->friction_lag;
+    a.hold_dt = cloth->limit_dt;
+    a.lx = p->lx;
+    a.ly = p->ly;
+    a.lz = p->lz;
     for (int k = 0; k < 3; ++k) {
         a.c[k] = c->at.p[k];
         a.up[k] = c->m[3 * k + 1];
         a.v[k] = c->v[k];
         a.spin[k] = c->w[k];
+        a.g[k] = cloth->gravity[k];
     }
     const cloth_kernels *kern = cloth_kernels_at(cloth->simd);
     uint32_t hits = 0u;

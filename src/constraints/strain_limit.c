@@ -132,6 +132,38 @@ void cloth_strain_limit_apply(cloth_t *cloth, float dt, uint32_t first, uint32_t
     }
 }
 
+/* The positions the limit starts from (cloth_particles::lx): 3 arrays in
+ * one block, padded to whole SIMD lanes as the particle arrays are. */
+static size_t from_stride(const cloth_t *cloth)
+{
+    const size_t lanes = CLOTH_ALIGN / sizeof(float);
+    return ((size_t)cloth->count + lanes - 1u) / lanes * lanes;
+}
+
+static cloth_status from_alloc(cloth_t *cloth)
+{
+    if (cloth->p.lx != NULL) {
+        return CLOTH_OK;
+    }
+    const size_t stride = from_stride(cloth);
+    float *block = cloth_mem_alloc(&cloth->alloc, 3u * stride * sizeof(float));
+    if (block == NULL) {
+        return CLOTH_ERR_OUT_OF_MEMORY;
+    }
+    cloth->p.lx = block;
+    cloth->p.ly = block + stride;
+    cloth->p.lz = block + 2u * stride;
+    return CLOTH_OK;
+}
+
+void cloth_strain_limit_free(cloth_t *cloth)
+{
+    if (cloth->p.lx != NULL) {
+        cloth_mem_free(&cloth->alloc, cloth->p.lx, 3u * from_stride(cloth) * sizeof(float));
+        cloth->p.lx = cloth->p.ly = cloth->p.lz = NULL;
+    }
+}
+
 cloth_status cloth_set_strain_limit(cloth_t *cloth, float max_strain, uint32_t passes)
 {
     if (cloth_busy(cloth)) {
@@ -143,9 +175,17 @@ cloth_status cloth_set_strain_limit(cloth_t *cloth, float max_strain, uint32_t p
     const bool automatic = passes == 0u && max_strain > 0.0f;
     if (passes == 0u && !automatic) {
         cloth_strain_levels_free(cloth);
+        cloth_strain_limit_free(cloth);
     } else {
-        const cloth_status st = cloth_strain_levels_alloc(cloth);
+        const bool had_from = cloth->p.lx != NULL;
+        cloth_status st = from_alloc(cloth);
+        if (st == CLOTH_OK) {
+            st = cloth_strain_levels_alloc(cloth);
+        }
         if (st != CLOTH_OK) {
+            if (!had_from) {
+                cloth_strain_limit_free(cloth); /* as it was */
+            }
             return st;
         }
     }

@@ -25,6 +25,12 @@ typedef struct cloth_sphere_args {
     float c[3];  /* centre */
     float up[3]; /* the frame's +y in the world: "out" at the very centre */
     float v[3], spin[3];
+    /* > 0 in the strain limit's held passes (colliders/collide.c,
+     * resolve_held()): the step dt, with the positions the limit began
+     * from and gravity */
+    float hold_dt;
+    const float *lx, *ly, *lz;
+    float g[3];
 } cloth_sphere_args;
 
 typedef struct cloth_kernels {
