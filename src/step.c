@@ -230,8 +230,8 @@ static void limit_passes(cloth_t *cloth, float dt, uint32_t first, uint32_t pass
 
 /* The limit after the last substep.
  *
- * The first half of its passes hold touching particles; the rest let them
- * slide. The substeps stretch the links at the edge of a contact with the
+ * Automatic passes: the first half of them hold touching particles, the
+ * rest let them slide (a count the host set holds in none). The substeps stretch the links at the edge of a contact with the
  * touching particles held by friction and the free ones moving; a limit
  * that then moves both ends ratchets the cloth off a ball a little every
  * step (a resting drape slid off its ball in 13 s). Holding in every pass
@@ -249,7 +249,7 @@ static void limit_passes(cloth_t *cloth, float dt, uint32_t first, uint32_t pass
  * link by less than CLOTH_LIMIT_STALL of its strain each. */
 static void limit_stage(cloth_t *cloth, float dt)
 {
-    const bool hold = cloth->p.lx != NULL; /* allocated while the limit is on */
+    const bool hold = cloth->strain_passes_auto && cloth->p.lx != NULL; /* allocated while the limit is on */
     if (hold) {
         const size_t bytes = (size_t)cloth->count * sizeof(float);
         memcpy(cloth->p.lx, cloth->p.x, bytes);
@@ -257,12 +257,9 @@ static void limit_stage(cloth_t *cloth, float dt)
         memcpy(cloth->p.lz, cloth->p.z, bytes);
     }
     if (!cloth->strain_passes_auto) {
-        const uint32_t held = hold ? cloth->strain_passes / 2u : 0u;
-        if (held > 0u) {
-            limit_passes(cloth, dt, 0u, held, true);
-        }
-        if (cloth->strain_passes > held) {
-            limit_passes(cloth, dt, held, cloth->strain_passes - held, false);
+        /* a count the host chose runs as it always has: no pass holds */
+        if (cloth->strain_passes > 0u) {
+            limit_passes(cloth, dt, 0u, cloth->strain_passes, false);
         }
         cloth->passes_used = cloth->strain_passes;
         return;

@@ -6,7 +6,7 @@ static const uint64_t k_golden[] = {
     0x4bd97ac665227728ull, /* defaults 12x70 */
     0x26e0be7590858038ull, /* cotton 40x40 */
     0xe6f41ab998c66422ull, /* cotton pbd 24x24 */
-    0x9b3822fa1e876fb1ull, /* fast shapes 65x65 */
+    0x8b58936bb1fa4f72ull, /* fast shapes 65x65 */
     0xd85816285277b4bcull, /* explicit 16x16 */
     0x2ac424407f3e8d08ull, /* trapezoid 16x16 */
     0xeaaf7904ab30f81dull, /* verlet 16x16 */

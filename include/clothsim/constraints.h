@@ -231,7 +231,7 @@ CLOTH_API cloth_status cloth_get_tether_schedule(const cloth_t *cloth, cloth_tet
  *        half of the excess, steps are not run again until one meets the
  *        guarantee. Contact wins over the limit: a link that a collider
  *        holds long stays long, and step_max_strain says so. Friction
- *        holds in the first half of the passes: a touching particle the
+ *        holds in the first half of the automatic passes: a touching particle the
  *        limit moves along a collider is taken back by up to what the
  *        collider's friction could hold within the step (mu times its
  *        weight's push into the surface over dt^2, plus mu times the
@@ -240,8 +240,8 @@ CLOTH_API cloth_status cloth_get_tether_schedule(const cloth_t *cloth, cloth_tet
  * @return ::CLOTH_ERR_INVALID_ARGUMENT for a NULL cloth, a `max_strain`
  *         outside [0, 10] (NaN included) or more than 1024 passes;
  *         ::CLOTH_ERR_OUT_OF_MEMORY if what the limit holds while it is on
- *         cannot be allocated: the positions its passes start from (12
- *         bytes per particle) and a grid's levels.
+ *         cannot be allocated: for automatic passes the positions they
+ *         start from (12 bytes per particle), and a grid's levels.
  *         On failure the setting is left as it was.
  */
 CLOTH_API cloth_status cloth_set_strain_limit(cloth_t *cloth, float max_strain, uint32_t passes);

@@ -175,10 +175,10 @@ cloth_status cloth_set_strain_limit(cloth_t *cloth, float max_strain, uint32_t p
     const bool automatic = passes == 0u && max_strain > 0.0f;
     if (passes == 0u && !automatic) {
         cloth_strain_levels_free(cloth);
-        cloth_strain_limit_free(cloth);
     } else {
         const bool had_from = cloth->p.lx != NULL;
-        cloth_status st = from_alloc(cloth);
+        /* the automatic passes' held friction needs where they began (step.c) */
+        cloth_status st = automatic ? from_alloc(cloth) : CLOTH_OK;
         if (st == CLOTH_OK) {
             st = cloth_strain_levels_alloc(cloth);
         }
@@ -188,6 +188,9 @@ cloth_status cloth_set_strain_limit(cloth_t *cloth, float max_strain, uint32_t p
             }
             return st;
         }
+    }
+    if (!automatic) {
+        cloth_strain_limit_free(cloth);
     }
     cloth->max_strain = max_strain;
     cloth->strain_passes = passes;
