@@ -53,7 +53,7 @@ static void set_default_params(cloth_t *cloth)
     cloth->strain_level_sweeps = CLOTH_MAX_ITERATIONS; /* every limit pass */
     cloth->next_collider_id = 1u;
     cloth->tasks.threads = 1u;
-    cloth->simd = cloth_simd_level();
+    cloth->simd = cloth_simd_initial();
     cloth->forces_dirty = true;
     cloth_forces_defaults(cloth);
 }

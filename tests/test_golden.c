@@ -23,6 +23,7 @@
 #include <clothsim/integrators.h>
 #include <clothsim/material.h>
 
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -147,7 +148,27 @@ enum { SCENES = sizeof k_scenes / sizeof k_scenes[0] };
  * when the table is being written */
 #include "golden_hashes.h"
 
+static uint64_t run_switching(const scene *s, uint32_t threads, bool switching);
+
 static uint64_t run(const scene *s, uint32_t threads)
+{
+    return run_switching(s, threads, false);
+}
+
+/* The level the CPU runs best, as cloth_get_simd_level() reports it. */
+static cloth_simd_level best_level(void)
+{
+    cloth_t *c = grid(3u, 3u);
+    cloth_simd_level best = CLOTH_SIMD_LEVEL_SCALAR;
+    if (c != NULL) {
+        CHECK_OK(cloth_set_simd_level(c, CLOTH_SIMD_LEVEL_BEST));
+        CHECK_OK(cloth_get_simd_level(c, &best));
+        cloth_destroy(c);
+    }
+    return best;
+}
+
+static uint64_t run_switching(const scene *s, uint32_t threads, bool switching)
 {
     cloth_t *c = NULL;
     if (s->kind == 0) {
@@ -166,7 +187,12 @@ static uint64_t run(const scene *s, uint32_t threads)
     CHECK_OK(cloth_set_integrator(c, s->integrator));
     s->setup(c);
     CHECK_OK(cloth_set_threads(c, threads));
+    const int best = (int)best_level();
     for (int f = 0; f < FRAMES; ++f) {
+        if (switching) {
+            /* a different level every step, through every one this CPU runs */
+            CHECK_OK(cloth_set_simd_level(c, (cloth_simd_level)(CLOTH_SIMD_LEVEL_SCALAR + f % best)));
+        }
         CHECK_OK(cloth_step(c, 1.0f / 60.0f));
     }
     const uint64_t h = cloth_state_hash(c);
@@ -214,6 +240,31 @@ int main(int argc, char **argv)
             printf("CLOTHSIM_SIMD=%s, %u thread(s): %d of %d scenes give the table's hash\n", levels[l], threads,
                    same, SCENES);
         }
+    }
+    /* cloth_set_simd_level(): switched between steps, the same bits */
+    for (int i = 0; i < SCENES; ++i) {
+        CHECK(run_switching(&k_scenes[i], 1u, true) == k_golden[i]);
+    }
+    printf("cloth_set_simd_level() every step, 1 thread: %d scenes checked\n", SCENES);
+    /* refusals change nothing */
+    cloth_t *c = grid(3u, 3u);
+    if (c != NULL) {
+        const cloth_simd_level best = best_level();
+        cloth_simd_level now = CLOTH_SIMD_LEVEL_BEST;
+        CHECK_OK(cloth_get_simd_level(c, &now));
+        CHECK(now == best && now != CLOTH_SIMD_LEVEL_BEST);
+        CHECK_OK(cloth_set_simd_level(c, CLOTH_SIMD_LEVEL_SCALAR));
+        if (best < CLOTH_SIMD_LEVEL_AVX512) {
+            CHECK_STATUS(cloth_set_simd_level(c, (cloth_simd_level)(best + 1)), CLOTH_ERR_UNSUPPORTED);
+        }
+        CHECK_STATUS(cloth_set_simd_level(c, (cloth_simd_level)5), CLOTH_ERR_INVALID_ARGUMENT);
+        CHECK_STATUS(cloth_set_simd_level(c, CLOTH_SIMD_LEVEL_FORCE32), CLOTH_ERR_INVALID_ARGUMENT);
+        CHECK_STATUS(cloth_set_simd_level(NULL, CLOTH_SIMD_LEVEL_SCALAR), CLOTH_ERR_INVALID_ARGUMENT);
+        CHECK_STATUS(cloth_get_simd_level(c, NULL), CLOTH_ERR_INVALID_ARGUMENT);
+        CHECK_STATUS(cloth_get_simd_level(NULL, &now), CLOTH_ERR_INVALID_ARGUMENT);
+        CHECK_OK(cloth_get_simd_level(c, &now));
+        CHECK(now == CLOTH_SIMD_LEVEL_SCALAR);
+        cloth_destroy(c);
     }
     if (was != NULL) {
         setenv("CLOTHSIM_SIMD", was, 1);

@@ -124,6 +124,7 @@ static void call_every_mutator(probe *p)
     BUSY(p, cloth_set_tether_schedule(c, CLOTH_TETHERS_EVERY_SUBSTEP));
     BUSY(p, cloth_set_task_hooks(c, NULL, NULL, 0u, NULL));
     BUSY(p, cloth_set_threads(c, 2u));
+    BUSY(p, cloth_set_simd_level(c, CLOTH_SIMD_LEVEL_SCALAR));
     BUSY(p, cloth_set_watchdog(c, 1.0f, 0.0f, CLOTH_WATCHDOG_RESTORE));
     BUSY(p, cloth_pin(c, 5u, NULL));
     BUSY(p, cloth_unpin(c, 0u));

@@ -43,6 +43,9 @@ const Integrator = Object.freeze({
 
 const SpringType = Object.freeze({ structural: 0, shear: 1, bend: 2 });
 const TetherSchedule = Object.freeze({ every_substep: 0, last_substep: 1 });
+// cloth_simd_level (threads.h); 'sse2' and 'neon' name the 4-lane level
+const SimdLevel = Object.freeze({ best: 0, scalar: 1, lanes4: 2, avx2: 3, avx512: 4 });
+const simdAliases = Object.freeze({ sse2: 'lanes4', neon: 'lanes4' });
 const WatchdogAction = Object.freeze({ report: 0, restore: 1 });
 // cloth_material_preset (material.h): the named fabrics of Material.preset()
 const MaterialPreset = Object.freeze({ cotton: 0, silk: 1, denim: 2, leather: 3, jersey: 4, rubber: 5 });
@@ -297,6 +300,8 @@ const C = {
   // threads.h
   setThreads: lib.func('int cloth_set_threads(cloth_t *cloth, uint32_t threads)'),
   getThreads: lib.func('int cloth_get_threads(const cloth_t *cloth, _Out_ uint32_t *threads)'),
+  setSimdLevel: lib.func('int cloth_set_simd_level(cloth_t *cloth, int level)'),
+  getSimdLevel: lib.func('int cloth_get_simd_level(const cloth_t *cloth, _Out_ int *level)'),
   setTaskHooks: lib.func(
     'int cloth_set_task_hooks(cloth_t *cloth, cloth_enqueue_task_fn *enqueue, cloth_finish_task_fn *finish, uint32_t worker_count, void *user_context)',
   ),
@@ -1053,6 +1058,22 @@ class Cloth {
     return out[0];
   }
 
+  // The vector instructions the kernels run with: 'best' (a new cloth's),
+  // 'scalar', 'lanes4' ('sse2' or 'neon'), 'avx2', 'avx512' or a number of
+  // SimdLevel; every level gives the same bits. A level this CPU cannot run
+  // throws ClothError (ERR_UNSUPPORTED).
+  setSimdLevel(level) {
+    const name = typeof level === 'string' && simdAliases[level] !== undefined ? simdAliases[level] : level;
+    check(C.setSimdLevel(this.handle, enumValue(name, SimdLevel, 'SIMD level')), 'cloth_set_simd_level');
+  }
+
+  // The level in use, by name (never 'best').
+  get simdLevel() {
+    const out = [0];
+    check(C.getSimdLevel(this.handle, out), 'cloth_get_simd_level');
+    return Object.keys(SimdLevel).find((k) => SimdLevel[k] === out[0]);
+  }
+
   // Run the step's parallel passes through enqueue(task, itemCount, minRange)
   // and finish(handle) (see taskHooks above); enqueue null removes the hooks.
   // The simplest correct hooks: setTaskHooks((task, n) => task(0, n, 0)).
@@ -1186,6 +1207,7 @@ module.exports = {
   Integrator,
   SpringType,
   TetherSchedule,
+  SimdLevel,
   WatchdogAction,
   SMOOTH_MAX_LEVEL,
   MAX_THREADS,

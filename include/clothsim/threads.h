@@ -93,6 +93,38 @@ CLOTH_API cloth_status cloth_set_threads(cloth_t *cloth, uint32_t threads);
 CLOTH_API cloth_status cloth_get_threads(const cloth_t *cloth, uint32_t *threads);
 
 /**
+ * The vector instructions a cloth's kernels run with. Every level gives the
+ * same bits (the plain C level's), so the level changes speed only.
+ */
+typedef enum cloth_simd_level {
+    CLOTH_SIMD_LEVEL_BEST = 0,   /**< the widest this CPU runs: a new cloth's level */
+    CLOTH_SIMD_LEVEL_SCALAR = 1, /**< plain C */
+    CLOTH_SIMD_LEVEL_LANES4 = 2, /**< 4 lanes: SSE2 on x86-64, NEON on AArch64 */
+    CLOTH_SIMD_LEVEL_AVX2 = 3,   /**< 8 lanes, x86 AVX2 */
+    CLOTH_SIMD_LEVEL_AVX512 = 4, /**< 16 lanes, x86 AVX-512 F, VL, DQ and BW */
+    CLOTH_SIMD_LEVEL_FORCE32 = 0x7fffffff
+} cloth_simd_level;
+
+/**
+ * Run this cloth's kernels at `level`, or at the best this CPU and build
+ * have with ::CLOTH_SIMD_LEVEL_BEST. A new cloth takes the best, lowered by
+ * the environment variable `CLOTHSIM_SIMD` ("scalar", "sse2" or "neon",
+ * "avx2", "avx512") when it is created, for tests and comparisons. A kernel
+ * with no path at a level runs the next narrower one it has. Allocates
+ * nothing.
+ * @return ::CLOTH_ERR_INVALID_ARGUMENT for a NULL cloth or an unknown level;
+ *         ::CLOTH_ERR_UNSUPPORTED for a level this CPU or build cannot run
+ *         (the level is left as it was).
+ */
+CLOTH_API cloth_status cloth_set_simd_level(cloth_t *cloth, cloth_simd_level level);
+
+/**
+ * The level this cloth's kernels run at: never ::CLOTH_SIMD_LEVEL_BEST, so
+ * that a host can report what it runs.
+ */
+CLOTH_API cloth_status cloth_get_simd_level(const cloth_t *cloth, cloth_simd_level *level);
+
+/**
  * Run this cloth's parallel passes on the host's job system (Box2D-style
  * hooks): `enqueue` and `finish` as described at ::cloth_enqueue_task_fn.
  * They are called from the thread that calls cloth_step(), during

@@ -86,6 +86,16 @@ class TetherSchedule(enum.IntEnum):
     LAST_SUBSTEP = 1
 
 
+class SimdLevel(enum.IntEnum):
+    """cloth_simd_level: the vector instructions a cloth's kernels run with (threads.h)."""
+
+    BEST = 0
+    SCALAR = 1
+    LANES4 = 2
+    AVX2 = 3
+    AVX512 = 4
+
+
 class WatchdogAction(enum.IntEnum):
     """cloth_watchdog_action: what cloth_step() does when the watchdog trips."""
 
@@ -111,6 +121,7 @@ ENUMS = {
     "cloth_spring_type": (SpringType, "CLOTH_SPRING_"),
     "cloth_tether_schedule": (TetherSchedule, "CLOTH_TETHERS_"),
     "cloth_watchdog_action": (WatchdogAction, "CLOTH_WATCHDOG_"),
+    "cloth_simd_level": (SimdLevel, "CLOTH_SIMD_LEVEL_"),
     "cloth_material_preset": (MaterialPreset, "CLOTH_MATERIAL_"),
 }
 
@@ -458,6 +469,8 @@ SIGNATURES = {
     # threads.h
     "cloth_set_threads": (c_status, [c_cloth_p, _U32]),
     "cloth_get_threads": (c_status, [c_cloth_p, c_uint32_p]),
+    "cloth_set_simd_level": (c_status, [c_cloth_p, c_enum]),
+    "cloth_get_simd_level": (c_status, [c_cloth_p, ctypes.POINTER(c_enum)]),
     "cloth_set_task_hooks": (c_status, [c_cloth_p, ENQUEUE_TASK_FN, FINISH_TASK_FN, _U32, _P]),
 }
 

@@ -11,6 +11,7 @@ from ._lib import (
     WIND_FN,
     ClothError,
     Integrator,
+    SimdLevel,
     SpringType,
     Status,
     WatchdogAction,
@@ -41,6 +42,7 @@ _INTEGRATOR_NAMES = {
 }
 
 _TETHER_SCHEDULE_NAMES = {"every_substep": 0, "last_substep": 1}
+_SIMD_LEVEL_NAMES = {"best": 0, "scalar": 1, "lanes4": 2, "sse2": 2, "neon": 2, "avx2": 3, "avx512": 4}
 
 _SPRING_NAMES = {
     "structural": SpringType.STRUCTURAL,
@@ -501,6 +503,26 @@ class Cloth:
     @threads.setter
     def threads(self, threads):
         self.set_threads(threads)
+
+    def set_simd_level(self, level):
+        """Run this cloth's kernels with these vector instructions: 'best' (a
+        new cloth's), 'scalar', 'lanes4' ('sse2' or 'neon'), 'avx2',
+        'avx512', or a SimdLevel. Every level gives the same bits. A level
+        this CPU or build cannot run raises ClothError (ERR_UNSUPPORTED)."""
+        value = _enum_value(level, _SIMD_LEVEL_NAMES, "SIMD level")
+        check(lib().cloth_set_simd_level(self._live(), value), "cloth_set_simd_level")
+
+    @property
+    def simd_level(self):
+        """The level the kernels run at, as a SimdLevel (never BEST);
+        assigning to it calls set_simd_level."""
+        value = c_enum()
+        check(lib().cloth_get_simd_level(self._live(), ctypes.byref(value)), "cloth_get_simd_level")
+        return SimdLevel(value.value)
+
+    @simd_level.setter
+    def simd_level(self, level):
+        self.set_simd_level(level)
 
     def set_task_hooks(self, enqueue, finish=None, worker_count=1):
         """Run the step's parallel passes on the host's scheduler, or remove

@@ -373,6 +373,8 @@ static cloth_status xpbd_step(void *user, void *state, const cloth_step_view *s)
     xpbd_state *st = state;
     const cloth_t *cloth = s->cloth;
     if (cloth->tris == NULL) {
+        /* the level may have changed since (cloth_set_simd_level()) */
+        st->grid.kernel = cloth_xpbd_span_kernel(cloth->simd);
         /* the lambdas exist exactly when iterations > 1 (grid_lambdas) */
         return cloth_xpbd_grid_step(&st->grid, s);
     }

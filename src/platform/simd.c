@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static cloth_simd best_level(void)
+cloth_simd cloth_simd_best(void)
 {
 #if CLOTH_TARGET_X86
     __builtin_cpu_init();
@@ -35,9 +35,9 @@ static cloth_simd best_level(void)
 #endif
 }
 
-cloth_simd cloth_simd_level(void)
+cloth_simd cloth_simd_initial(void)
 {
-    const cloth_simd best = best_level();
+    const cloth_simd best = cloth_simd_best();
     const char *want = getenv("CLOTHSIM_SIMD");
     if (want == NULL) {
         return best;

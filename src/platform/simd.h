@@ -15,6 +15,9 @@ typedef enum cloth_simd {
     CLOTH_SIMD_AVX512  /* 16 lanes: AVX-512 F, VL, DQ and BW */
 } cloth_simd;
 
-cloth_simd cloth_simd_level(void);
+/* The widest level this CPU and build run. */
+cloth_simd cloth_simd_best(void);
+/* cloth_simd_best(), lowered by CLOTHSIM_SIMD. */
+cloth_simd cloth_simd_initial(void);
 
 #endif /* CLOTHSIM_PLATFORM_SIMD_H */

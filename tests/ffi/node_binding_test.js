@@ -391,6 +391,29 @@ check('two threads give the same bits as one', () => {
   cloth.destroy();
 });
 
+check('every SIMD level the CPU runs gives the same bits; one it lacks is refused', () => {
+  const order = ['scalar', 'lanes4', 'avx2', 'avx512'];
+  const probe = hanging(8);
+  const best = probe.simdLevel;
+  assert.ok(order.includes(best));
+  probe.setSimdLevel('scalar');
+  assert.equal(probe.simdLevel, 'scalar');
+  probe.setSimdLevel('best');
+  assert.equal(probe.simdLevel, best);
+  assert.throws(() => probe.setSimdLevel('mmx'), RangeError);
+  assert.throws(() => probe.setSimdLevel(9), isStatus(clothsim.Status.ERR_INVALID_ARGUMENT));
+  for (const level of order.slice(order.indexOf(best) + 1)) {
+    assert.throws(() => probe.setSimdLevel(level), isStatus(clothsim.Status.ERR_UNSUPPORTED));
+  }
+  probe.destroy();
+  for (const level of order.slice(0, order.indexOf(best) + 1)) {
+    const cloth = hanging(96);
+    cloth.setSimdLevel(level);
+    assert.equal(stepped(cloth, 3).stateHash(), reference96, level);
+    cloth.destroy();
+  }
+});
+
 check('task hooks: inline and deferred give the same bits, broken ones are refused', () => {
   let enqueues = 0;
   const inline = hanging(96);

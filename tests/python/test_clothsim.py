@@ -1115,6 +1115,37 @@ class TestThreads(unittest.TestCase, StatusAssertions):
             self.assertEqual(c.threads, 1)
 
 
+class TestSimdLevel(unittest.TestCase, StatusAssertions):
+    """Every vector level the CPU runs gives the same bits; the level in use
+    is reported, never BEST; a level the CPU lacks is refused and changes
+    nothing."""
+
+    def run_steps(self, level):
+        with hanging_grid(40, 40) as c:
+            c.add_sphere((0.5, -1.0, 0.15), 0.3, friction=0.5)
+            c.set_simd_level(level)
+            for _ in range(10):
+                c.step(1 / 60)
+            return c.state_hash()
+
+    def test_levels(self):
+        with clothsim.Cloth.grid(3, 3) as c:
+            best = c.simd_level
+            self.assertNotEqual(best, clothsim.SimdLevel.BEST)
+            reference = self.run_steps("scalar")
+            for level in clothsim.SimdLevel:
+                if level == clothsim.SimdLevel.BEST or level <= best:
+                    c.simd_level = level
+                    self.assertEqual(c.simd_level, best if level == clothsim.SimdLevel.BEST else level)
+                    self.assertEqual(self.run_steps(level), reference, level.name)
+                else:
+                    c.set_simd_level("scalar")
+                    self.assertStatus(Status.ERR_UNSUPPORTED, c.set_simd_level, level)
+                    self.assertEqual(c.simd_level, clothsim.SimdLevel.SCALAR)
+            self.assertStatus(Status.ERR_INVALID_ARGUMENT, c.set_simd_level, 7)
+            self.assertRaises(ValueError, c.set_simd_level, "mmx")
+
+
 class TestTaskHooks(unittest.TestCase, StatusAssertions):
     """96 x 96 is big enough for the grid's spring forces and the collider
     pass to be handed to the hooks (a task needs more items than its min_range)."""
