@@ -25,12 +25,12 @@
 typedef struct state_pass {
     cloth_particles *p;
     uint32_t count;
-    int job;                           /* SAVE, RESTORE or CHECK */
+    int job;                           /* SAVE, RESTORE, CHECK or FROM */
     const cloth_kernels *kernels;      /* CHECK: the nonfinite kernel at the cloth's vector level */
     uint32_t bad[CLOTH_MAX_THREADS];   /* CHECK: per worker, sign bit set on a NaN or infinity */
 } state_pass;
 
-enum { SAVE, RESTORE, CHECK };
+enum { SAVE, RESTORE, CHECK, FROM };
 
 static void copy_range(cloth_particles *p, uint32_t first, uint32_t last, bool save)
 {
@@ -56,12 +56,19 @@ static void state_range(uint32_t begin, uint32_t end, uint32_t worker, void *ctx
         const cloth_particles *p = pass->p;
         const float *const arrays[6] = {p->x, p->y, p->z, p->vx, p->vy, p->vz};
         pass->bad[worker % CLOTH_MAX_THREADS] |= pass->kernels->nonfinite(arrays, 6u, first, last);
+    } else if (pass->job == FROM) {
+        cloth_particles *p = pass->p;
+        const size_t bytes = (size_t)(last - first) * sizeof(float);
+        memcpy(p->lx + first, p->x + first, bytes);
+        memcpy(p->ly + first, p->y + first, bytes);
+        memcpy(p->lz + first, p->z + first, bytes);
     } else {
         copy_range(pass->p, first, last, pass->job == SAVE);
     }
 }
 
-/* SAVE or RESTORE the kept state, or CHECK: whether every value is finite.
+/* SAVE or RESTORE the kept state, CHECK whether every value is finite, or
+ * copy the positions to where the strain limit's held passes start (FROM).
  * The restore, rare and the last word of a failed step, runs on the calling
  * thread: never on the host's task hooks, which may be what failed. */
 static bool state_job(cloth_t *cloth, int job)
@@ -231,14 +238,13 @@ static void limit_passes(cloth_t *cloth, float dt, uint32_t first, uint32_t pass
 /* The limit after the last substep.
  *
  * Automatic passes: the first half of them hold touching particles, the
- * rest let them slide (a count the host set holds in none). The substeps stretch the links at the edge of a contact with the
- * touching particles held by friction and the free ones moving; a limit
- * that then moves both ends ratchets the cloth off a ball a little every
- * step (a resting drape slid off its ball in 13 s). Holding in every pass
- * stops the creep but leaves links between two held particles long, and
- * the passes and substeps the guarantee then needs cost two to four times
- * as much; holding in the first half slowed the creep 3.5 times at no
- * cost (docs/performance.md).
+ * rest let them slide; a count the host set holds in none. The substeps
+ * stretch the links at the edge of a contact while friction holds the
+ * touching particles and the free ones move; a limit that then moved both
+ * ends would ratchet a resting cloth off a ball a little every step.
+ * Holding in every pass instead leaves links between two held particles
+ * long, and the guarantee then takes many more passes and substeps
+ * (docs/performance.md).
  *
  * Automatic: first half as many passes as the last step needed, so that
  * the count, which the substep rate follows (auto.c), falls fast once a
@@ -249,12 +255,10 @@ static void limit_passes(cloth_t *cloth, float dt, uint32_t first, uint32_t pass
  * link by less than CLOTH_LIMIT_STALL of its strain each. */
 static void limit_stage(cloth_t *cloth, float dt)
 {
-    const bool hold = cloth->strain_passes_auto && cloth->p.lx != NULL; /* allocated while the limit is on */
+    /* lx: allocated while the limit's passes are automatic (strain_limit.c) */
+    const bool hold = cloth->strain_passes_auto && cloth->p.lx != NULL;
     if (hold) {
-        const size_t bytes = (size_t)cloth->count * sizeof(float);
-        memcpy(cloth->p.lx, cloth->p.x, bytes);
-        memcpy(cloth->p.ly, cloth->p.y, bytes);
-        memcpy(cloth->p.lz, cloth->p.z, bytes);
+        (void)state_job(cloth, FROM); /* where the held passes measure slides from */
     }
     if (!cloth->strain_passes_auto) {
         /* a count the host chose runs as it always has: no pass holds */

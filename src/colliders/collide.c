@@ -46,10 +46,6 @@ void cloth_colliders_rewind(cloth_t *cloth)
     }
 }
 
-/* The particle takes the surface's normal velocity when it was moving into
- * the surface; friction acts on the velocity relative to the surface.
- * Returns whether friction's take-back moved the particle off `x`, along
- * the tangent plane there. */
 /* resolve() in the strain limit's held passes (step.c): the particle takes
  * the surface's normal velocity when moving into it, as there, but friction
  * acts on where it is, not on its velocity. Of its slide along the surface
@@ -97,6 +93,10 @@ static bool resolve_held(cloth_t *cloth, uint32_t i, const float x[3], const flo
     return friction > 0.0f;
 }
 
+/* The particle takes the surface's normal velocity when it was moving into
+ * the surface; friction acts on the velocity relative to the surface.
+ * Returns whether friction's take-back moved the particle off `x`, along
+ * the tangent plane there. */
 static bool resolve(cloth_t *cloth, uint32_t i, const float x[3], const float n[3], const float vs[3],
                     float friction)
 {

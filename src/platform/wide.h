@@ -59,7 +59,6 @@ WIDE_INLINE wm wm_lt(wf a, wf b) { return a < b; }
 WIDE_INLINE wm wm_gt(wf a, wf b) { return a > b; }
 WIDE_INLINE wm wm_ngt(wf a, wf b) { return !(a > b); }
 WIDE_INLINE wm wm_and(wm a, wm b) { return a && b; }
-WIDE_INLINE wm wm_all(bool on) { return on; }
 WIDE_INLINE wf wf_sel(wm m, wf a, wf b) { return m ? a : b; }
 WIDE_INLINE bool wm_any(wm m) { return m; }
 WIDE_INLINE uint32_t wm_count(wm m) { return m ? 1u : 0u; }
@@ -87,7 +86,6 @@ WIDE_INLINE wm wm_lt(wf a, wf b) { return _mm_cmplt_ps(a, b); }
 WIDE_INLINE wm wm_gt(wf a, wf b) { return _mm_cmpgt_ps(a, b); }
 WIDE_INLINE wm wm_ngt(wf a, wf b) { return _mm_cmpngt_ps(a, b); }
 WIDE_INLINE wm wm_and(wm a, wm b) { return _mm_and_ps(a, b); }
-WIDE_INLINE wm wm_all(bool on) { return _mm_castsi128_ps(_mm_set1_epi32(on ? -1 : 0)); }
 WIDE_INLINE wf wf_sel(wm m, wf a, wf b) { return _mm_or_ps(_mm_and_ps(m, a), _mm_andnot_ps(m, b)); }
 WIDE_INLINE bool wm_any(wm m) { return _mm_movemask_ps(m) != 0; }
 WIDE_INLINE uint32_t wm_count(wm m) { return (uint32_t)__builtin_popcount((unsigned)_mm_movemask_ps(m)); }
@@ -136,7 +134,6 @@ WIDE_INLINE wm wm_lt(wf a, wf b) { return vcltq_f32(a, b); }
 WIDE_INLINE wm wm_gt(wf a, wf b) { return vcgtq_f32(a, b); }
 WIDE_INLINE wm wm_ngt(wf a, wf b) { return vmvnq_u32(vcgtq_f32(a, b)); }
 WIDE_INLINE wm wm_and(wm a, wm b) { return vandq_u32(a, b); }
-WIDE_INLINE wm wm_all(bool on) { return vdupq_n_u32(on ? 0xffffffffu : 0u); }
 WIDE_INLINE wf wf_sel(wm m, wf a, wf b) { return vbslq_f32(m, a, b); }
 WIDE_INLINE bool wm_any(wm m) { return vmaxvq_u32(m) != 0u; }
 WIDE_INLINE uint32_t wm_count(wm m) { return vaddvq_u32(vshrq_n_u32(m, 31)); }
@@ -184,7 +181,6 @@ WIDE_INLINE wm wm_lt(wf a, wf b) { return _mm256_cmp_ps(a, b, _CMP_LT_OQ); }
 WIDE_INLINE wm wm_gt(wf a, wf b) { return _mm256_cmp_ps(a, b, _CMP_GT_OQ); }
 WIDE_INLINE wm wm_ngt(wf a, wf b) { return _mm256_cmp_ps(a, b, _CMP_NGT_UQ); }
 WIDE_INLINE wm wm_and(wm a, wm b) { return _mm256_and_ps(a, b); }
-WIDE_INLINE wm wm_all(bool on) { return _mm256_castsi256_ps(_mm256_set1_epi32(on ? -1 : 0)); }
 WIDE_INLINE wf wf_sel(wm m, wf a, wf b) { return _mm256_blendv_ps(b, a, m); }
 WIDE_INLINE bool wm_any(wm m) { return _mm256_movemask_ps(m) != 0; }
 WIDE_INLINE uint32_t wm_count(wm m) { return (uint32_t)__builtin_popcount((unsigned)_mm256_movemask_ps(m)); }
@@ -229,7 +225,6 @@ WIDE_INLINE wm wm_lt(wf a, wf b) { return _mm512_cmp_ps_mask(a, b, _CMP_LT_OQ); 
 WIDE_INLINE wm wm_gt(wf a, wf b) { return _mm512_cmp_ps_mask(a, b, _CMP_GT_OQ); }
 WIDE_INLINE wm wm_ngt(wf a, wf b) { return _mm512_cmp_ps_mask(a, b, _CMP_NGT_UQ); }
 WIDE_INLINE wm wm_and(wm a, wm b) { return (wm)(a & b); }
-WIDE_INLINE wm wm_all(bool on) { return (wm)(on ? 0xffffu : 0u); }
 WIDE_INLINE wf wf_sel(wm m, wf a, wf b) { return _mm512_mask_blend_ps(m, b, a); }
 WIDE_INLINE bool wm_any(wm m) { return m != 0; }
 WIDE_INLINE uint32_t wm_count(wm m) { return (uint32_t)__builtin_popcount((unsigned)m); }
