@@ -8,14 +8,17 @@
  * automatic limit they start at CLOTH_AUTO_RATE substeps a second and
  * trade one for the other:
  *   - A limit pass (with its coarse levels, its measure and the contacts
- *     after it) costs about two substeps. Where the stretch comes from
- *     the solver's own lag, a quarter more substeps saves more passes than
- *     that; where it comes from contact holding links apart, substeps
- *     save nothing. So the rate rises by a quarter after a step whose
- *     limit needed more passes than CLOTH_AUTO_BUSY_PASSES or a quarter of
- *     its substeps, and falls by a fifth after one that needed at most
- *     CLOTH_AUTO_IDLE_PASSES or an eighth of them (never under the start);
- *     between the two it stays, so a cloth at rest keeps one rate.
+ *     after it) costs about what a substep does. Where the stretch comes
+ *     from the solver's own lag, more substeps save passes; where it comes
+ *     from contact holding links apart, they save nothing, and on a large
+ *     cloth at rest each extra substep saves only a fraction of a pass.
+ *     So the rate rises by a quarter after a step whose limit needed more
+ *     passes than CLOTH_AUTO_BUSY_PASSES or half its substeps, and falls
+ *     by a fifth after one that needed at most CLOTH_AUTO_IDLE_PASSES or a
+ *     quarter of them (never under the start); between the two it stays,
+ *     so a cloth at rest keeps one rate. A band of a quarter to a half
+ *     does the least work of those measured on the drape from 128 to 512
+ *     particles a side (docs/performance.md).
  *   - A step whose limit could not reach the guarantee in its
  *     CLOTH_AUTO_MAX_PASSES (a cloth that hits a ball, a jerk on a pin) is
  *     run again from its kept state with twice the rate, at most
@@ -157,8 +160,8 @@ void cloth_auto_adapt(cloth_t *cloth)
         return;
     }
     const uint32_t subs = cloth->substeps_used, passes = cloth->passes_used;
-    const uint32_t busy = subs / 4u > CLOTH_AUTO_BUSY_PASSES ? subs / 4u : CLOTH_AUTO_BUSY_PASSES;
-    const uint32_t idle = subs / 8u > CLOTH_AUTO_IDLE_PASSES ? subs / 8u : CLOTH_AUTO_IDLE_PASSES;
+    const uint32_t busy = subs / 2u > CLOTH_AUTO_BUSY_PASSES ? subs / 2u : CLOTH_AUTO_BUSY_PASSES;
+    const uint32_t idle = subs / 4u > CLOTH_AUTO_IDLE_PASSES ? subs / 4u : CLOTH_AUTO_IDLE_PASSES;
     /* a miss raises the rate unless more substeps were found not to help,
      * and so do many passes unless they stopped on a stall */
     const bool missed = cloth->step_strain > cloth_auto_strain_bound(cloth->max_strain) && !cloth->redo_futile;

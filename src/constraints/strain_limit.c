@@ -25,7 +25,7 @@
  */
 #include "strain_kernels.h"
 
-#include "platform/target.h"
+#include "kernels/kernels.h"
 
 #include <string.h>
 
@@ -233,19 +233,9 @@ cloth_status cloth_get_strain_level_sweeps(const cloth_t *cloth, uint32_t *sweep
  * rest length of the structural and shear springs of some rows. */
 typedef struct worst_pass {
     const cloth_t *cloth;
+    const cloth_kernels *kernels;
     float ratio2[CLOTH_MAX_THREADS];
 } worst_pass;
-
-static CLOTH_INLINE_ALWAYS float run_ratio2(const float *restrict x, const float *restrict y, const float *restrict z,
-                                            uint32_t begin, uint32_t end, uint32_t di, float inv_rest2, float top)
-{
-    for (uint32_t i = begin; i < end; ++i) {
-        const float dx = x[i + di] - x[i], dy = y[i + di] - y[i], dz = z[i + di] - z[i];
-        const float r = (dx * dx + dy * dy + dz * dz) * inv_rest2;
-        top = r > top ? r : top;
-    }
-    return top;
-}
 
 static void worst_rows(uint32_t begin, uint32_t end, uint32_t worker, void *ctx)
 {
@@ -261,7 +251,7 @@ static void worst_rows(uint32_t begin, uint32_t end, uint32_t worker, void *ctx)
                 continue;
             }
             const float rest = cloth->family_rest[f];
-            top = run_ratio2(p->x, p->y, p->z, b, e, di, 1.0f / (rest * rest), top);
+            top = pass->kernels->ratio2(p->x, p->y, p->z, b, e, di, 1.0f / (rest * rest), top);
         }
     }
     pass->ratio2[worker % CLOTH_MAX_THREADS] = top;
@@ -272,6 +262,7 @@ float cloth_strain_limit_worst(cloth_t *cloth)
     worst_pass pass;
     memset(&pass, 0, sizeof pass);
     pass.cloth = cloth;
+    pass.kernels = cloth_kernels_at(cloth->simd);
     float top = 0.0f;
     if (cloth->tris == NULL) {
         const uint32_t min_rows = (CLOTH_PARTICLES_PER_RANGE + cloth->cols - 1u) / cloth->cols;

@@ -42,6 +42,11 @@ typedef struct cloth_kernels {
     /* the sign bit set if any of arrays[0 .. count) holds a NaN or an
      * infinity on [first, last) (platform/finite.h) */
     uint32_t (*nonfinite)(const float *const *arrays, uint32_t count, uint32_t first, uint32_t last);
+    /* over the links (i, i + di), i in [begin, end), of particles x, y, z:
+     * the larger of `top` and the largest |x[i + di] - x[i]|^2 inv_rest2
+     * (kernels/measure.inl) */
+    float (*ratio2)(const float *x, const float *y, const float *z, uint32_t begin, uint32_t end, uint32_t di,
+                    float inv_rest2, float top);
 } cloth_kernels;
 
 const cloth_kernels *cloth_kernels_at(cloth_simd level);

@@ -7,6 +7,7 @@
 #include "platform/wide.h"
 
 #include "kernels/finite.inl"
+#include "kernels/measure.inl"
 #include "kernels/sphere.inl"
 
 const cloth_kernels WIDE(cloth_kernels) = {
@@ -14,4 +15,5 @@ const cloth_kernels WIDE(cloth_kernels) = {
     .sphere = WIDE(sphere),
     .sphere_near = WIDE(sphere_near),
     .nonfinite = WIDE(nonfinite),
+    .ratio2 = WIDE(ratio2),
 };

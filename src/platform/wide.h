@@ -15,8 +15,9 @@
  * (add, sub, mul, div and sqrt are correctly rounded everywhere; nothing is
  * fused, the library is built with -ffp-contract=off), comparisons are the
  * ordered/unordered forms that match C's `<`, `>` and `!(a > b)` on NaN, a
- * select copies bits, and `wf_neg` flips the sign bit as C's unary minus
- * does. So a kernel that computes every lane the same way gives the plain C
+ * select copies bits, `wf_neg` flips the sign bit as C's unary minus
+ * does, and `wf_max(a, b)` is C's `a > b ? a : b` (x86's maxps; a compare
+ * and a select on NEON). So a kernel that computes every lane the same way gives the plain C
  * bits at every width; conditions only choose between computed values.
  *
  * Names carry the width (WIDE(f) is f_w8 in the AVX2 unit), so the units
@@ -60,6 +61,8 @@ WIDE_INLINE wm wm_gt(wf a, wf b) { return a > b; }
 WIDE_INLINE wm wm_ngt(wf a, wf b) { return !(a > b); }
 WIDE_INLINE wm wm_and(wm a, wm b) { return a && b; }
 WIDE_INLINE wf wf_sel(wm m, wf a, wf b) { return m ? a : b; }
+WIDE_INLINE wf wf_max(wf a, wf b) { return a > b ? a : b; }
+WIDE_INLINE float wf_hmax(wf a) { return a; }
 WIDE_INLINE bool wm_any(wm m) { return m; }
 WIDE_INLINE uint32_t wm_count(wm m) { return m ? 1u : 0u; }
 /* lanes k < n (n >= 1): with one lane, the lane */
@@ -87,6 +90,7 @@ WIDE_INLINE wm wm_gt(wf a, wf b) { return _mm_cmpgt_ps(a, b); }
 WIDE_INLINE wm wm_ngt(wf a, wf b) { return _mm_cmpngt_ps(a, b); }
 WIDE_INLINE wm wm_and(wm a, wm b) { return _mm_and_ps(a, b); }
 WIDE_INLINE wf wf_sel(wm m, wf a, wf b) { return _mm_or_ps(_mm_and_ps(m, a), _mm_andnot_ps(m, b)); }
+WIDE_INLINE wf wf_max(wf a, wf b) { return _mm_max_ps(a, b); }
 WIDE_INLINE bool wm_any(wm m) { return _mm_movemask_ps(m) != 0; }
 WIDE_INLINE uint32_t wm_count(wm m) { return (uint32_t)__builtin_popcount((unsigned)_mm_movemask_ps(m)); }
 WIDE_INLINE wm wm_first(uint32_t n)
@@ -135,6 +139,8 @@ WIDE_INLINE wm wm_gt(wf a, wf b) { return vcgtq_f32(a, b); }
 WIDE_INLINE wm wm_ngt(wf a, wf b) { return vmvnq_u32(vcgtq_f32(a, b)); }
 WIDE_INLINE wm wm_and(wm a, wm b) { return vandq_u32(a, b); }
 WIDE_INLINE wf wf_sel(wm m, wf a, wf b) { return vbslq_f32(m, a, b); }
+/* vmaxq_f32 answers NaN for a NaN and +0 for (-0, +0): not C's a > b ? a : b */
+WIDE_INLINE wf wf_max(wf a, wf b) { return vbslq_f32(vcgtq_f32(a, b), a, b); }
 WIDE_INLINE bool wm_any(wm m) { return vmaxvq_u32(m) != 0u; }
 WIDE_INLINE uint32_t wm_count(wm m) { return vaddvq_u32(vshrq_n_u32(m, 31)); }
 WIDE_INLINE wm wm_first(uint32_t n)
@@ -182,6 +188,7 @@ WIDE_INLINE wm wm_gt(wf a, wf b) { return _mm256_cmp_ps(a, b, _CMP_GT_OQ); }
 WIDE_INLINE wm wm_ngt(wf a, wf b) { return _mm256_cmp_ps(a, b, _CMP_NGT_UQ); }
 WIDE_INLINE wm wm_and(wm a, wm b) { return _mm256_and_ps(a, b); }
 WIDE_INLINE wf wf_sel(wm m, wf a, wf b) { return _mm256_blendv_ps(b, a, m); }
+WIDE_INLINE wf wf_max(wf a, wf b) { return _mm256_max_ps(a, b); }
 WIDE_INLINE bool wm_any(wm m) { return _mm256_movemask_ps(m) != 0; }
 WIDE_INLINE uint32_t wm_count(wm m) { return (uint32_t)__builtin_popcount((unsigned)_mm256_movemask_ps(m)); }
 WIDE_INLINE __m256i wide_lanes8(uint32_t n)
@@ -226,6 +233,7 @@ WIDE_INLINE wm wm_gt(wf a, wf b) { return _mm512_cmp_ps_mask(a, b, _CMP_GT_OQ); 
 WIDE_INLINE wm wm_ngt(wf a, wf b) { return _mm512_cmp_ps_mask(a, b, _CMP_NGT_UQ); }
 WIDE_INLINE wm wm_and(wm a, wm b) { return (wm)(a & b); }
 WIDE_INLINE wf wf_sel(wm m, wf a, wf b) { return _mm512_mask_blend_ps(m, b, a); }
+WIDE_INLINE wf wf_max(wf a, wf b) { return _mm512_max_ps(a, b); }
 WIDE_INLINE bool wm_any(wm m) { return m != 0; }
 WIDE_INLINE uint32_t wm_count(wm m) { return (uint32_t)__builtin_popcount((unsigned)m); }
 WIDE_INLINE wm wm_first(uint32_t n) { return (wm)(n >= 16u ? 0xffffu : (1u << n) - 1u); }
@@ -234,6 +242,22 @@ WIDE_INLINE void wf_store_n(float *p, uint32_t n, wf v) { _mm512_mask_storeu_ps(
 
 #else
 #error "CLOTH_WIDE: 1, 4 (SSE2 or AArch64 NEON), 8 (-mavx2) or 16 (-mavx512f -mavx512vl -mavx512dq -mavx512bw)"
+#endif
+
+#if CLOTH_WIDE > 1
+/* The largest lane, folded in lane order as the plain C loop would
+ * (a > b ? a : b); every width gives the same value for lanes that hold no
+ * NaN, whatever their order. */
+WIDE_INLINE float wf_hmax(wf a)
+{
+    float lane[WIDE_LANES];
+    wf_store(lane, a);
+    float top = lane[0];
+    for (uint32_t k = 1; k < WIDE_LANES; ++k) {
+        top = lane[k] > top ? lane[k] : top;
+    }
+    return top;
+}
 #endif
 
 #endif /* CLOTHSIM_PLATFORM_WIDE_H */
