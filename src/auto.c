@@ -38,6 +38,7 @@
  * one substep, relaxation 16.
  */
 #include "cloth_internal.h"
+#include "integrators/facts.h"
 
 #include <float.h>
 
@@ -54,8 +55,7 @@ float cloth_auto_strain_bound(float max_strain)
 
 static bool position_solver(const cloth_t *cloth)
 {
-    return cloth->integ == &cloth_integrator_xpbd || cloth->integ == &cloth_integrator_pbd ||
-           cloth->integ == &cloth_integrator_semirigid;
+    return cloth_integrator_facts_of(cloth->integrator)->substeps == CLOTH_AUTO_BY_RATE;
 }
 
 /* An upper bound on the stiffest vibration's angular frequency squared. */
@@ -116,7 +116,7 @@ static uint32_t explicit_substeps(const cloth_t *cloth, float dt)
         beta = (double)cloth->spring_damping[t] > beta ? (double)cloth->spring_damping[t] : beta;
     }
     double h;
-    if (cloth->integ == &cloth_integrator_trapezoid && beta > 0.0) {
+    if (cloth_integrator_facts_of(cloth->integrator)->substeps == CLOTH_AUTO_BY_TRAPEZOID && beta > 0.0) {
         h = 2.0 / (w2 * beta);
         h = h < 2.0 * beta ? h : 2.0 * beta;
     } else {
@@ -133,17 +133,20 @@ uint32_t cloth_auto_substeps(const cloth_t *cloth, float dt)
     if (!cloth->substeps_auto) {
         return cloth->substeps;
     }
-    if (position_solver(cloth)) {
+    switch (cloth_integrator_facts_of(cloth->integrator)->substeps) {
+    case CLOTH_AUTO_BY_RATE: {
         const double n = ceil((double)dt * (double)cloth->auto_rate - 1e-3);
         return n < 1.0 ? 1u : (n > (double)CLOTH_MAX_SUBSTEPS ? CLOTH_MAX_SUBSTEPS : (uint32_t)n);
     }
-    if (cloth->integ == &cloth_integrator_implicit) {
+    case CLOTH_AUTO_ONE:
         return 1u;
-    }
-    if (cloth->integ == &cloth_integrator_relaxation || cloth->integrator == CLOTH_INTEGRATOR_CUSTOM) {
+    case CLOTH_AUTO_SIXTEEN:
         return 16u;
+    case CLOTH_AUTO_BY_STABILITY:
+    case CLOTH_AUTO_BY_TRAPEZOID:
+    default:
+        return explicit_substeps(cloth, dt);
     }
-    return explicit_substeps(cloth, dt);
 }
 
 uint32_t cloth_auto_iterations(const cloth_t *cloth)
@@ -151,7 +154,7 @@ uint32_t cloth_auto_iterations(const cloth_t *cloth)
     if (!cloth->iterations_auto) {
         return cloth->iterations;
     }
-    return cloth->integ == &cloth_integrator_pbd ? 4u : 1u;
+    return cloth_integrator_facts_of(cloth->integrator)->auto_iterations;
 }
 
 void cloth_auto_adapt(cloth_t *cloth)

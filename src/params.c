@@ -3,6 +3,7 @@
  * place when it refuses one.
  */
 #include "cloth_internal.h"
+#include "integrators/facts.h"
 
 static bool valid_type(cloth_spring_type type)
 {
@@ -88,7 +89,8 @@ cloth_status cloth_set_iterations(cloth_t *cloth, uint32_t iterations)
     /* automatic: XPBD takes 1 sweep and keeps no lambdas (auto.c) */
     const uint32_t before = cloth->iterations;
     cloth->iterations = iterations == 0u ? 1u : iterations;
-    cloth_status s = cloth_xpbd_iterations_changed(cloth);
+    const cloth_integrator_facts *facts = cloth_integrator_facts_of(cloth->integrator);
+    cloth_status s = facts->iterations_changed != NULL ? facts->iterations_changed(cloth) : CLOTH_OK;
     if (s != CLOTH_OK) {
         cloth->iterations = before;
         return s;

@@ -15,6 +15,7 @@
  */
 #include "cloth_internal.h"
 
+#include "integrators/facts.h"
 #include "kernels/kernels.h"
 
 #include <string.h>
@@ -179,7 +180,7 @@ static cloth_step_view make_view(cloth_t *cloth, float h, uint32_t substeps)
  * forces gets it there; one that does not gets none. */
 static bool projects_bending(const cloth_t *cloth)
 {
-    return cloth->integ == &cloth_integrator_xpbd || cloth->integ == &cloth_integrator_pbd;
+    return cloth_integrator_facts_of(cloth->integrator)->projects_bending;
 }
 
 static cloth_status substep(cloth_t *cloth, cloth_step_view *view, uint32_t s, float dt)
@@ -300,11 +301,8 @@ static cloth_status run_substeps(cloth_t *cloth, float dt, uint32_t n)
 {
     const double time_before = cloth->time;
     cloth_step_view view = make_view(cloth, dt / (float)n, n);
-    /* How far a particle's end-of-substep position moves per unit change of
-     * its end-of-substep velocity: h for every integrator that moves x by the
-     * new velocity, h / 2 for the trapezoid rule's mean of old and new.
-     * Friction uses it to take back the slide it cancels. */
-    cloth->friction_lag = cloth->integ == &cloth_integrator_trapezoid ? 0.5f * view.h : view.h;
+    /* friction takes back the slide it cancels with this (facts.h) */
+    cloth->friction_lag = cloth_integrator_facts_of(cloth->integrator)->friction_lag * view.h;
     cloth_pins_begin_step(cloth);
     cloth_status st = CLOTH_OK;
     for (uint32_t s = 0; s < n && st == CLOTH_OK; ++s) {

@@ -3,6 +3,7 @@
  * (built-in or the host's) with its per-cloth state, and scratch memory.
  */
 #include "cloth_internal.h"
+#include "integrators/facts.h"
 
 #include <string.h>
 
@@ -27,6 +28,41 @@ const cloth_integrator_vtable *cloth_integrator_lookup(cloth_integrator kind)
         return &cloth_integrator_implicit;
     default:
         return NULL;
+    }
+}
+
+const cloth_integrator_facts *cloth_integrator_facts_of(cloth_integrator kind)
+{
+    /* substep rule, automatic iterations, projects bending, friction lag,
+     * iterations hook */
+    static const cloth_integrator_facts explicit_euler = {CLOTH_AUTO_BY_STABILITY, 1u, false, 1.0f, NULL};
+    static const cloth_integrator_facts trapezoid = {CLOTH_AUTO_BY_TRAPEZOID, 1u, false, 0.5f, NULL};
+    static const cloth_integrator_facts verlet = {CLOTH_AUTO_BY_STABILITY, 1u, false, 1.0f, NULL};
+    static const cloth_integrator_facts pbd = {CLOTH_AUTO_BY_RATE, 4u, true, 1.0f, NULL};
+    static const cloth_integrator_facts semirigid = {CLOTH_AUTO_BY_RATE, 1u, false, 1.0f, NULL};
+    static const cloth_integrator_facts relaxation = {CLOTH_AUTO_SIXTEEN, 1u, false, 1.0f, NULL};
+    static const cloth_integrator_facts xpbd = {CLOTH_AUTO_BY_RATE, 1u, true, 1.0f, cloth_xpbd_iterations_changed};
+    static const cloth_integrator_facts implicit = {CLOTH_AUTO_ONE, 1u, false, 1.0f, NULL};
+    static const cloth_integrator_facts custom = {CLOTH_AUTO_SIXTEEN, 1u, false, 1.0f, NULL};
+    switch (kind) {
+    case CLOTH_INTEGRATOR_EXPLICIT_EULER:
+        return &explicit_euler;
+    case CLOTH_INTEGRATOR_TRAPEZOID:
+        return &trapezoid;
+    case CLOTH_INTEGRATOR_VERLET:
+        return &verlet;
+    case CLOTH_INTEGRATOR_PBD:
+        return &pbd;
+    case CLOTH_INTEGRATOR_SEMIRIGID:
+        return &semirigid;
+    case CLOTH_INTEGRATOR_RELAXATION:
+        return &relaxation;
+    case CLOTH_INTEGRATOR_XPBD:
+        return &xpbd;
+    case CLOTH_INTEGRATOR_IMPLICIT_EULER:
+        return &implicit;
+    default:
+        return &custom;
     }
 }
 
