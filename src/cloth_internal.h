@@ -333,6 +333,10 @@ void cloth_pins_set_free_mass(cloth_t *cloth);
  * split, on any threads, with the same result; free both. */
 cloth_status cloth_tethers_capture_rest(cloth_t *cloth);
 bool cloth_tethers_prepare(cloth_t *cloth);
+/* Reserve the tether table a cloth with `pins` pins needs (a mesh, or a
+ * grid with more than CLOTH_TETHERS_PER_PARTICLE), while the tethers are
+ * on; OK when there is nothing to reserve. Called before pins are added. */
+cloth_status cloth_tethers_reserve(cloth_t *cloth, uint32_t pins);
 void cloth_tethers_apply_range(cloth_t *cloth, uint32_t begin, uint32_t end);
 void cloth_tethers_free(cloth_t *cloth);
 

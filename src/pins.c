@@ -146,6 +146,9 @@ cloth_status cloth_pin(cloth_t *cloth, uint32_t index, const float target[3])
     cloth_pin_rec *pin = find_pin(cloth, index);
     if (pin == NULL) {
         cloth_status s = cloth_pins_reserve(cloth, cloth->pin_count + 1u);
+        if (s == CLOTH_OK) {
+            s = cloth_tethers_reserve(cloth, cloth->pin_count + 1u); /* so the step never allocates */
+        }
         if (s != CLOTH_OK) {
             return s;
         }

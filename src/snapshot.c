@@ -453,6 +453,9 @@ cloth_status cloth_load_state(cloth_t *cloth, const void *buf, size_t size)
     }
     /* room for the pins before anything is written: OUT_OF_MEMORY changes nothing */
     cloth_status s = cloth_pins_reserve(cloth, pins);
+    if (s == CLOTH_OK) {
+        s = cloth_tethers_reserve(cloth, pins);
+    }
     if (s != CLOTH_OK) {
         return s;
     }

@@ -22,9 +22,9 @@
  *     allocated through the cloth's allocator, an allocation failure is
  *     reported and changes nothing, and everything is freed.
  *  F. A grid with at most 4 pins keeps no table: its particles end bitwise
- *     where a grid with the table puts them, given the same tethers; a grid
- *     whose table cannot be allocated agrees with one that has it to the
- *     bit.
+ *     where a grid with the table puts them, given the same tethers. Past
+ *     4 pins the table is reserved by cloth_pin(): refused with the
+ *     allocator failing (and nothing changes), never allocated by a step.
  *  G. Two tethers (the library's float path for one or two): over random
  *     positions and velocities, one substep ends where a double-precision
  *     reference puts the particle (the nearest point of the two balls'
@@ -494,12 +494,14 @@ static void test_velocity(cloth_integrator kind, const double v0[3])
 typedef struct counter {
     long live_blocks;
     long long live_bytes;
-    int fail; /* refuse every allocation while set */
+    int fail;   /* refuse every allocation while set */
+    long calls; /* allocations asked for, refused ones included */
 } counter;
 
 static void *count_alloc(void *user, size_t size, size_t alignment)
 {
     counter *c = user;
+    ++c->calls;
     if (c->fail) {
         return NULL;
     }
@@ -522,7 +524,7 @@ static void count_free(void *user, void *ptr, size_t size)
 
 static void test_api(void)
 {
-    counter cnt = {0, 0, 0};
+    counter cnt = {0, 0, 0, 0};
     cloth_allocator hooks = {count_alloc, count_free, &cnt};
     cloth_grid_desc desc;
     cloth_t *cloth = NULL;
@@ -659,54 +661,94 @@ static void test_grid_rule(float scale)
     cloth_destroy(table);
 }
 
-/* A grid with more than 4 pins keeps a table; if it cannot be allocated when
- * the pins first need it, the step picks each particle's nearest pins
- * itself: the same state to the bit, whatever the allocator did. */
-static void test_table_fallback(void)
+/* A grid with more than 4 pins keeps a table, reserved by the cloth_pin()
+ * that takes it past 4: with the allocator refusing, that pin is refused
+ * and changes nothing; once it is in, the steps never call the allocator
+ * (nor after the pins drop back to 4 and rise again), and the cloth ends
+ * bitwise where one built without a custom allocator does. */
+static void test_table_reserved(void)
 {
-    counter cnt = {0, 0, 0};
+    counter cnt = {0, 0, 0, 0};
     cloth_allocator hooks = {count_alloc, count_free, &cnt};
     cloth_grid_desc desc;
     cloth_grid_desc_init(&desc);
     desc.rows = desc.cols = N;
     desc.spacing = SPACING;
     desc.particle_mass = 0.05f;
-    cloth_t *table = make_cloth(), *scan = NULL;
+    cloth_t *plain = make_cloth(), *hooked = NULL;
     desc.allocator = &hooks;
-    CHECK_OK(test_create_grid(&desc, &scan));
-    if (table == NULL || scan == NULL) {
-        cloth_destroy(table);
-        cloth_destroy(scan);
+    CHECK_OK(test_create_grid(&desc, &hooked));
+    if (plain == NULL || hooked == NULL) {
+        cloth_destroy(plain);
+        cloth_destroy(hooked);
         return;
     }
     const float g[3] = {0.0f, -30.0f, 0.0f};
-    CHECK_OK(cloth_set_gravity(scan, g));
-    cloth_t *both[2] = {table, scan};
+    CHECK_OK(cloth_set_gravity(hooked, g));
+    cloth_t *both[2] = {plain, hooked};
     for (int m = 0; m < 2; ++m) {
         CHECK_OK(cloth_set_integrator(both[m], CLOTH_INTEGRATOR_XPBD));
         CHECK_OK(cloth_set_tethers(both[m], 1.05f));
-        for (uint32_t c = 0; c < N; c += 2u) { /* 6 pins along the top row */
+        for (uint32_t c = 0; c < 8u; c += 2u) { /* 4 pins along the top row: no table */
             CHECK_OK(cloth_pin(both[m], c, NULL));
         }
     }
-    cnt.fail = 1; /* the table is made at the first step */
+    cnt.fail = 1;
     const long long before = cnt.live_bytes;
+    CHECK(cloth_pin(hooked, 8u, NULL) == CLOTH_ERR_OUT_OF_MEMORY);
+    CHECK(cnt.live_bytes == before);
+    CHECK_OK(cloth_step(hooked, 1.0f / 60.0f)); /* 4 pins: the refused one fell with the rest */
+    float p[3 * NP];
+    CHECK_OK(cloth_get_positions(hooked, p, 0));
+    CHECK(p[3u * 8u + 1u] < 0.0f);
+    cnt.fail = 0;
+    cloth_destroy(hooked);
+    hooked = NULL;
+    desc.allocator = &hooks;
+    CHECK_OK(test_create_grid(&desc, &hooked));
+    if (hooked == NULL) {
+        cloth_destroy(plain);
+        return;
+    }
+    CHECK_OK(cloth_set_gravity(hooked, g));
+    CHECK_OK(cloth_set_integrator(hooked, CLOTH_INTEGRATOR_XPBD));
+    CHECK_OK(cloth_set_tethers(hooked, 1.05f));
+    both[1] = hooked;
+    for (int m = 0; m < 2; ++m) {
+        for (uint32_t c = 0; c < N; c += 2u) { /* 6 pins: the table */
+            CHECK_OK(cloth_pin(both[m], c, NULL));
+        }
+    }
+    const long calls = cnt.calls;
+    cnt.fail = 1; /* any allocation from here on would be seen, and refused */
     float a[3 * NP], b[3 * NP];
     for (int f = 0; f < 30; ++f) {
+        if (f == 10 || f == 20) {
+            /* down to 4 pins, then 6 again: the table stays and is refilled */
+            for (int m = 0; m < 2; ++m) {
+                if (f == 10) {
+                    CHECK_OK(cloth_unpin(both[m], 10u));
+                    CHECK_OK(cloth_unpin(both[m], 8u));
+                } else {
+                    CHECK_OK(cloth_pin(both[m], 10u, NULL));
+                    CHECK_OK(cloth_pin(both[m], 8u, NULL));
+                }
+            }
+        }
         for (int m = 0; m < 2; ++m) {
             CHECK_OK(cloth_step(both[m], 1.0f / 60.0f));
         }
     }
     cnt.fail = 0;
-    CHECK(cnt.live_bytes == before); /* no table was made */
-    CHECK_OK(cloth_get_positions(table, a, 0));
-    CHECK_OK(cloth_get_positions(scan, b, 0));
-    CHECK(cloth_state_hash(table) == cloth_state_hash(scan));
+    CHECK(cnt.calls == calls); /* neither the steps nor the pins past 4 again allocated */
+    CHECK_OK(cloth_get_positions(plain, a, 0));
+    CHECK_OK(cloth_get_positions(hooked, b, 0));
+    CHECK(cloth_state_hash(plain) == cloth_state_hash(hooked));
     CHECK(memcmp(a, b, sizeof a) == 0);
-    printf("F 6 pins, table vs no table (allocation refused): %s after 30 frames\n",
-           memcmp(a, b, sizeof a) == 0 ? "bitwise equal" : "DIFFERENT");
-    cloth_destroy(table);
-    cloth_destroy(scan);
+    printf("F 6 pins, table reserved by cloth_pin: %ld allocator calls in 30 steps, %s\n", cnt.calls - calls,
+           memcmp(a, b, sizeof a) == 0 ? "bitwise equal to the default allocator's" : "DIFFERENT");
+    cloth_destroy(plain);
+    cloth_destroy(hooked);
     CHECK(cnt.live_blocks == 0 && cnt.live_bytes == 0);
 }
 
@@ -1024,7 +1066,7 @@ int main(void)
     test_schedule();
     test_grid_rule(1.0f);
     test_grid_rule(1.1f);
-    test_table_fallback();
+    test_table_reserved();
     test_two_tethers(false, 1.0f);
     test_two_tethers(true, 1.0f);
     test_two_tethers(false, 1.2f);

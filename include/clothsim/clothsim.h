@@ -396,7 +396,10 @@ CLOTH_API cloth_status cloth_set_velocities(cloth_t *cloth, const float *src, si
  *
  * @return ::CLOTH_ERR_INVALID_ARGUMENT for a NULL cloth or a non-finite target;
  *         ::CLOTH_ERR_OUT_OF_RANGE for an index >= cloth_particle_count();
- *         ::CLOTH_ERR_OUT_OF_MEMORY if the pin table cannot grow.
+ *         ::CLOTH_ERR_OUT_OF_MEMORY if the pin table cannot grow, or if
+ *         the tether table a grid needs past ::CLOTH_TETHERS_PER_PARTICLE
+ *         pins (cloth_set_tethers()) cannot be allocated. On failure
+ *         nothing changes.
  */
 CLOTH_API cloth_status cloth_pin(cloth_t *cloth, uint32_t index, const float target[3]);
 

@@ -69,10 +69,12 @@ extern "C" {
  *   in all): its rest distances follow from the rows and columns, and a
  *   quick float test per particle and pin skips the particles well inside
  *   their tethers. A mesh cloth, or a grid with more pins, keeps a table of
- *   each particle's pins and rest distances, 32 bytes per particle; a grid
- *   makes or drops it at the first step after its pins cross that count
- *   (should that allocation fail, the step picks each particle's pins
- *   itself, slower, with the same result). A mesh cloth keeps its creation
+ *   each particle's pins and rest distances, 32 bytes per particle,
+ *   allocated when it becomes needed: here, or by the cloth_pin() (or
+ *   cloth_load_state()) that takes a grid past that count, which then
+ *   fails with ::CLOTH_ERR_OUT_OF_MEMORY if it cannot be allocated; it is
+ *   kept (unused) if the pins drop back, and freed by a scale of 0 or
+ *   cloth_destroy(). cloth_step() never allocates. A mesh cloth keeps its creation
  *   positions (12 bytes per particle) from creation on, for this. Both ways
  *   give the same results to the bit. See cloth_stats::memory_bytes.
  *

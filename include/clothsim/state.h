@@ -104,7 +104,9 @@ CLOTH_API cloth_status cloth_save_state(const cloth_t *cloth, void *buf, size_t 
  *         or repeated, a pinned particle whose inverse mass is not 0, a
  *         quaternion that is not of unit length);
  *         ::CLOTH_ERR_OUT_OF_MEMORY if the pin table cannot grow to the
- *         snapshot's pins, or the scratch to check them cannot be allocated.
+ *         snapshot's pins, the tether table those pins need cannot be
+ *         allocated (cloth_set_tethers()), or the scratch to check them
+ *         cannot be allocated.
  */
 CLOTH_API cloth_status cloth_load_state(cloth_t *cloth, const void *buf, size_t size);
 
@@ -197,9 +199,9 @@ typedef struct cloth_stats {
      * tethers, pins, colliders, hinges, the thread pool and hook buffers.
      * Not counted: what an allocator adds around a block (headers, rounding
      * to the alignment), the host's own buffers, a custom integrator's state
-     * unless it allocated through the cloth, and threads' stacks. Memory
-     * that grows lazily (a tether table needed after more pins were added)
-     * shows after the next cloth_step(). A library older than this field
+     * unless it allocated through the cloth, and threads' stacks.
+     * cloth_step() never allocates, so this changes only in the calls that
+     * say they may allocate. A library older than this field
      * leaves it 0. Divide by cloth_particle_count() for bytes per particle.
      */
     uint64_t memory_bytes;

@@ -19,8 +19,12 @@
  * - Otherwise (a mesh, or a grid with more pins) a table of each particle's
  *   nearest CLOTH_TETHERS_PER_PARTICLE pins and rest distances, 32 bytes per
  *   particle, which goes stale when a pin is added or released (pins.c sets
- *   tethers_dirty) and is rebuilt at the next step, never inside cloth_pin(),
- *   so pinning many particles in a row costs one rebuild.
+ *   tethers_dirty) and is refilled at the next step, never inside
+ *   cloth_pin(), so pinning many particles in a row costs one refill. Its
+ *   memory is reserved where it becomes needed (cloth_set_tethers(),
+ *   cloth_pin(), a snapshot's load), where running out of memory can be
+ *   refused; the step never allocates or frees it. It stays while the
+ *   tethers are on, unused while a grid's pins are back to K or fewer.
  *
  * Both give the same bits: every path hands a particle's pins to the
  * projection in increasing index order (the table is stored so, the grid's
@@ -53,9 +57,14 @@ cloth_status cloth_tethers_capture_rest(cloth_t *cloth)
     return CLOTH_OK;
 }
 
+static bool needs_table_for(const cloth_t *cloth, uint32_t pins)
+{
+    return cloth->tris != NULL || pins > (uint32_t)K;
+}
+
 static bool needs_table(const cloth_t *cloth)
 {
-    return cloth->tris != NULL || cloth->pin_count > (uint32_t)K;
+    return needs_table_for(cloth, cloth->pin_count);
 }
 
 static void free_table(cloth_t *cloth, struct cloth_tethers *t)
@@ -132,6 +141,15 @@ cloth_status cloth_set_tethers(cloth_t *cloth, float scale)
     }
     t->scale = scale;
     return CLOTH_OK;
+}
+
+cloth_status cloth_tethers_reserve(cloth_t *cloth, uint32_t pins)
+{
+    struct cloth_tethers *t = cloth->tethers;
+    if (t == NULL || t->pin != NULL || !needs_table_for(cloth, pins)) {
+        return CLOTH_OK;
+    }
+    return alloc_table(cloth, t);
 }
 
 cloth_status cloth_get_tethers(const cloth_t *cloth, float *scale)
@@ -281,25 +299,6 @@ static void table_range(cloth_t *cloth, const struct cloth_tethers *t, uint32_t 
     cloth_tether_lanes_flush(&two, &cloth->p);
 }
 
-/* A grid with more pins than K whose table could not be allocated. */
-static void scan_range(cloth_t *cloth, const struct cloth_tethers *t, uint32_t begin, uint32_t end)
-{
-    uint32_t pin[K];
-    float rest[K];
-    const float scale = t->scale;
-    lanes one, two;
-    cloth_tether_lanes_init(&one, 1u, cloth, NULL);
-    cloth_tether_lanes_init(&two, 2u, cloth, NULL);
-    for (uint32_t i = begin; i < end; ++i) {
-        if (cloth->p.w[i] != 0.0f) {
-            nearest_pins(cloth, i, pin, rest);
-            cloth_tether_constrain(&cloth->p, &one, &two, i, pin, rest, scale);
-        }
-    }
-    cloth_tether_lanes_flush(&one, &cloth->p);
-    cloth_tether_lanes_flush(&two, &cloth->p);
-}
-
 bool cloth_tethers_prepare(cloth_t *cloth)
 {
     struct cloth_tethers *t = cloth->tethers;
@@ -307,15 +306,8 @@ bool cloth_tethers_prepare(cloth_t *cloth)
         return false;
     }
     if (cloth->tethers_dirty) {
-        if (needs_table(cloth)) {
-            if (t->pin == NULL) {
-                (void)alloc_table(cloth, t); /* without it: scan_range */
-            }
-            if (t->pin != NULL) {
-                rebuild(cloth, t);
-            }
-        } else if (t->pin != NULL) {
-            free_table(cloth, t);
+        if (needs_table(cloth) && t->pin != NULL) {
+            rebuild(cloth, t);
         }
         cloth->tethers_dirty = false;
     }
@@ -335,11 +327,9 @@ void cloth_tethers_apply_range(cloth_t *cloth, uint32_t begin, uint32_t end)
     if (begin >= end) {
         return;
     }
-    if (t->pin != NULL) {
-        table_range(cloth, t, begin, end);
-    } else if (!needs_table(cloth)) {
+    if (!needs_table(cloth)) {
         cloth_tether_grid_range(cloth, t, begin, end);
-    } else {
-        scan_range(cloth, t, begin, end);
+    } else if (t->pin != NULL) { /* reserved wherever pins are added */
+        table_range(cloth, t, begin, end);
     }
 }
