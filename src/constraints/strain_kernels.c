@@ -135,7 +135,7 @@ __attribute__((target("avx2"))) static void run_avx2(const limit_ctx *ctx, uint3
 {
     /* A copy whose address never leaves: the stores cannot reach it, so
      * its pointers stay in registers rather than being read again after
-     * every store (as in xpbd_span.c). */
+     * every store (as in kernels/xpbd_span.inl). */
     const limit_ctx copy = *ctx;
     const limit_ctx *c = &copy;
     const limit256 k = {_mm256_set1_ps(lim), _mm256_set1_ps(lim2), _mm256_set1_ps(c->inv_dt)};

@@ -247,7 +247,7 @@ static cloth_status xpbd_create(void *user, const cloth_t *cloth, void **out)
             memset(st, 0, sizeof *st);
             st->alloc = cloth->alloc;
             st->bytes = sizeof *st;
-            st->grid.kernel = cloth_xpbd_span_kernel(cloth->simd);
+            st->grid.kernel = cloth_kernels_at(cloth->simd)->xpbd_span;
             s = grid_lambdas(cloth, st);
             if (s != CLOTH_OK) {
                 cloth_mem_free(&cloth->alloc, st, sizeof *st);
@@ -375,7 +375,7 @@ static cloth_status xpbd_step(void *user, void *state, const cloth_step_view *s)
     const cloth_t *cloth = s->cloth;
     if (cloth->tris == NULL) {
         /* the level may have changed since (cloth_set_simd_level()) */
-        st->grid.kernel = cloth_xpbd_span_kernel(cloth->simd);
+        st->grid.kernel = cloth_kernels_at(cloth->simd)->xpbd_span;
         /* the lambdas exist exactly when iterations > 1 (grid_lambdas) */
         return cloth_xpbd_grid_step(&st->grid, s);
     }

@@ -1,7 +1,7 @@
 /*
  * XPBD on a grid cloth (the method is described in xpbd.c): the springs are
  * the stencil families, solved as runs along the rows by the vector kernel of
- * xpbd_span.c, and the sweep is split into blocks of rows for threads.
+ * kernels/xpbd_span.inl, and the sweep is split into blocks of rows for threads.
  *
  * Order of a sweep. The rows are cut into blocks of B >= 2 rows; a block
  * owns the springs whose first end lies in its rows, and those reach at most

@@ -5,10 +5,10 @@
 #define CLOTHSIM_XPBD_GRID_H
 
 #include "cloth_internal.h"
-#include "xpbd_span.h"
+#include "kernels/kernels.h"
 
 typedef struct xpbd_grid_solver {
-    xpbd_span_fn *kernel;
+    void (*kernel)(const xpbd_span *span); /* the cloth's width (kernels.h) */
     float *lambda;       /* `stride` per active family, or NULL with one iteration */
     size_t stride;
     size_t lambda_count;

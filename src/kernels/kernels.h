@@ -33,6 +33,30 @@ typedef struct cloth_sphere_args {
     float g[3];
 } cloth_sphere_args;
 
+/* mask_shift value for a run whose springs are all in play */
+#define XPBD_SPAN_ALL 0xffffffffu
+
+/* One run of XPBD springs (i, i + di) of one stencil family of a grid,
+ * solved in place (integrators/xpbd_grid.c; kernels/xpbd_span.inl). */
+typedef struct xpbd_span {
+    const float *x, *y, *z; /* positions at the start of the substep, m */
+    const float *w;         /* inverse masses, 1/kg */
+    float *ux, *uy, *uz;    /* displacement since the start of the substep, m */
+    float *lambda;          /* per first end i; NULL: every lambda is 0 and none is kept */
+    uint32_t begin, end;    /* first ends i in [begin, end) */
+    uint32_t di;            /* second end j = i + di */
+    /* A row's own springs (dr = 0) share particles with their neighbours;
+     * one colour of them is in play: i is skipped unless
+     * ((i - row_start) >> mask_shift) & 1 == parity. XPBD_SPAN_ALL: none
+     * is skipped. mask_shift 1 (springs (i, i + 2), in groups of four) and
+     * 0 (springs (i, i + 1)) are the two colourings. */
+    uint32_t row_start, mask_shift, parity;
+    float rest;             /* rest length, m */
+    float alpha_tilde;      /* compliance / h^2 */
+    float gamma;            /* damping, beta / h */
+    float one_plus_gamma;   /* 1 + gamma, rounded once for every width */
+} xpbd_span;
+
 typedef struct cloth_kernels {
     uint32_t lanes;
     /* the sphere's response on [begin, end); returns the contacts */
@@ -45,6 +69,8 @@ typedef struct cloth_kernels {
     /* over the links (i, i + di), i in [begin, end), of particles x, y, z:
      * the larger of `top` and the largest |x[i + di] - x[i]|^2 inv_rest2
      * (kernels/measure.inl) */
+    /* XPBD's spring run on a grid */
+    void (*xpbd_span)(const xpbd_span *span);
     float (*ratio2)(const float *x, const float *y, const float *z, uint32_t begin, uint32_t end, uint32_t di,
                     float inv_rest2, float top);
 } cloth_kernels;

@@ -8,6 +8,7 @@
 
 #include "kernels/finite.inl"
 #include "kernels/measure.inl"
+#include "kernels/xpbd_span.inl"
 #include "kernels/sphere.inl"
 
 const cloth_kernels WIDE(cloth_kernels) = {
@@ -15,5 +16,6 @@ const cloth_kernels WIDE(cloth_kernels) = {
     .sphere = WIDE(sphere),
     .sphere_near = WIDE(sphere_near),
     .nonfinite = WIDE(nonfinite),
+    .xpbd_span = WIDE(xpbd_span),
     .ratio2 = WIDE(ratio2),
 };

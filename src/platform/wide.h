@@ -17,7 +17,10 @@
  * ordered/unordered forms that match C's `<`, `>` and `!(a > b)` on NaN, a
  * select copies bits, `wf_neg` flips the sign bit as C's unary minus
  * does, and `wf_max(a, b)` is C's `a > b ? a : b` (x86's maxps; a compare
- * and a select on NEON). So a kernel that computes every lane the same way gives the plain C
+ * and a select on NEON). `wf_unzip` and `wf_zip` (widths 4 and up) only
+ * move floats: they deal 2 WIDE_LANES consecutive floats into the first
+ * and second ends of springs (x, x + 1), or with `pairs` (x, x + 2) in
+ * groups of four, and back. So a kernel that computes every lane the same way gives the plain C
  * bits at every width; conditions only choose between computed values.
  *
  * Names carry the width (WIDE(f) is f_w8 in the AVX2 unit), so the units
@@ -64,6 +67,7 @@ WIDE_INLINE wf wf_sel(wm m, wf a, wf b) { return m ? a : b; }
 WIDE_INLINE wf wf_max(wf a, wf b) { return a > b ? a : b; }
 WIDE_INLINE float wf_hmax(wf a) { return a; }
 WIDE_INLINE bool wm_any(wm m) { return m; }
+WIDE_INLINE bool wm_all(wm m) { return m; }
 WIDE_INLINE uint32_t wm_count(wm m) { return m ? 1u : 0u; }
 /* lanes k < n (n >= 1): with one lane, the lane */
 WIDE_INLINE wm wm_first(uint32_t n) { return n > 0u; }
@@ -92,6 +96,27 @@ WIDE_INLINE wm wm_and(wm a, wm b) { return _mm_and_ps(a, b); }
 WIDE_INLINE wf wf_sel(wm m, wf a, wf b) { return _mm_or_ps(_mm_and_ps(m, a), _mm_andnot_ps(m, b)); }
 WIDE_INLINE wf wf_max(wf a, wf b) { return _mm_max_ps(a, b); }
 WIDE_INLINE bool wm_any(wm m) { return _mm_movemask_ps(m) != 0; }
+WIDE_INLINE bool wm_all(wm m) { return _mm_movemask_ps(m) == 0xf; }
+WIDE_INLINE void wf_unzip(bool pairs, wf lo, wf hi, wf *i, wf *j)
+{
+    if (pairs) {
+        *i = _mm_shuffle_ps(lo, hi, _MM_SHUFFLE(1, 0, 1, 0));
+        *j = _mm_shuffle_ps(lo, hi, _MM_SHUFFLE(3, 2, 3, 2));
+    } else {
+        *i = _mm_shuffle_ps(lo, hi, _MM_SHUFFLE(2, 0, 2, 0));
+        *j = _mm_shuffle_ps(lo, hi, _MM_SHUFFLE(3, 1, 3, 1));
+    }
+}
+WIDE_INLINE void wf_zip(bool pairs, wf i, wf j, wf *lo, wf *hi)
+{
+    if (pairs) {
+        *lo = _mm_shuffle_ps(i, j, _MM_SHUFFLE(1, 0, 1, 0));
+        *hi = _mm_shuffle_ps(i, j, _MM_SHUFFLE(3, 2, 3, 2));
+    } else {
+        *lo = _mm_unpacklo_ps(i, j);
+        *hi = _mm_unpackhi_ps(i, j);
+    }
+}
 WIDE_INLINE uint32_t wm_count(wm m) { return (uint32_t)__builtin_popcount((unsigned)_mm_movemask_ps(m)); }
 WIDE_INLINE wm wm_first(uint32_t n)
 {
@@ -142,6 +167,27 @@ WIDE_INLINE wf wf_sel(wm m, wf a, wf b) { return vbslq_f32(m, a, b); }
 /* vmaxq_f32 answers NaN for a NaN and +0 for (-0, +0): not C's a > b ? a : b */
 WIDE_INLINE wf wf_max(wf a, wf b) { return vbslq_f32(vcgtq_f32(a, b), a, b); }
 WIDE_INLINE bool wm_any(wm m) { return vmaxvq_u32(m) != 0u; }
+WIDE_INLINE bool wm_all(wm m) { return vminvq_u32(m) != 0u; }
+WIDE_INLINE void wf_unzip(bool pairs, wf lo, wf hi, wf *i, wf *j)
+{
+    if (pairs) {
+        *i = vcombine_f32(vget_low_f32(lo), vget_low_f32(hi));
+        *j = vcombine_f32(vget_high_f32(lo), vget_high_f32(hi));
+    } else {
+        *i = vuzp1q_f32(lo, hi);
+        *j = vuzp2q_f32(lo, hi);
+    }
+}
+WIDE_INLINE void wf_zip(bool pairs, wf i, wf j, wf *lo, wf *hi)
+{
+    if (pairs) {
+        *lo = vcombine_f32(vget_low_f32(i), vget_low_f32(j));
+        *hi = vcombine_f32(vget_high_f32(i), vget_high_f32(j));
+    } else {
+        *lo = vzip1q_f32(i, j);
+        *hi = vzip2q_f32(i, j);
+    }
+}
 WIDE_INLINE uint32_t wm_count(wm m) { return vaddvq_u32(vshrq_n_u32(m, 31)); }
 WIDE_INLINE wm wm_first(uint32_t n)
 {
@@ -190,6 +236,30 @@ WIDE_INLINE wm wm_and(wm a, wm b) { return _mm256_and_ps(a, b); }
 WIDE_INLINE wf wf_sel(wm m, wf a, wf b) { return _mm256_blendv_ps(b, a, m); }
 WIDE_INLINE wf wf_max(wf a, wf b) { return _mm256_max_ps(a, b); }
 WIDE_INLINE bool wm_any(wm m) { return _mm256_movemask_ps(m) != 0; }
+WIDE_INLINE bool wm_all(wm m) { return _mm256_movemask_ps(m) == 0xff; }
+/* within each 128-bit half, as the 4-lane ones: lane k of i holds float
+ * (0, 2, 8, 10, 4, 6, 12, 14)[k] of lo:hi, or (0, 1, 8, 9, 4, 5, 12, 13)
+ * for pairs */
+WIDE_INLINE void wf_unzip(bool pairs, wf lo, wf hi, wf *i, wf *j)
+{
+    if (pairs) {
+        *i = _mm256_shuffle_ps(lo, hi, _MM_SHUFFLE(1, 0, 1, 0));
+        *j = _mm256_shuffle_ps(lo, hi, _MM_SHUFFLE(3, 2, 3, 2));
+    } else {
+        *i = _mm256_shuffle_ps(lo, hi, _MM_SHUFFLE(2, 0, 2, 0));
+        *j = _mm256_shuffle_ps(lo, hi, _MM_SHUFFLE(3, 1, 3, 1));
+    }
+}
+WIDE_INLINE void wf_zip(bool pairs, wf i, wf j, wf *lo, wf *hi)
+{
+    if (pairs) {
+        *lo = _mm256_shuffle_ps(i, j, _MM_SHUFFLE(1, 0, 1, 0));
+        *hi = _mm256_shuffle_ps(i, j, _MM_SHUFFLE(3, 2, 3, 2));
+    } else {
+        *lo = _mm256_unpacklo_ps(i, j);
+        *hi = _mm256_unpackhi_ps(i, j);
+    }
+}
 WIDE_INLINE uint32_t wm_count(wm m) { return (uint32_t)__builtin_popcount((unsigned)_mm256_movemask_ps(m)); }
 WIDE_INLINE __m256i wide_lanes8(uint32_t n)
 {
@@ -235,6 +305,35 @@ WIDE_INLINE wm wm_and(wm a, wm b) { return (wm)(a & b); }
 WIDE_INLINE wf wf_sel(wm m, wf a, wf b) { return _mm512_mask_blend_ps(m, b, a); }
 WIDE_INLINE wf wf_max(wf a, wf b) { return _mm512_max_ps(a, b); }
 WIDE_INLINE bool wm_any(wm m) { return m != 0; }
+WIDE_INLINE bool wm_all(wm m) { return m == 0xffff; }
+/* across the two vectors by index: lane k of i holds float 2k of lo:hi
+ * (4 (k / 2) + k % 2 for pairs), j the one after it (two after it) */
+WIDE_INLINE void wf_unzip(bool pairs, wf lo, wf hi, wf *i, wf *j)
+{
+    if (pairs) {
+        const __m512i first = _mm512_setr_epi32(0, 1, 4, 5, 8, 9, 12, 13, 16, 17, 20, 21, 24, 25, 28, 29);
+        *i = _mm512_permutex2var_ps(lo, first, hi);
+        *j = _mm512_permutex2var_ps(lo, _mm512_add_epi32(first, _mm512_set1_epi32(2)), hi);
+    } else {
+        const __m512i first = _mm512_setr_epi32(0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30);
+        *i = _mm512_permutex2var_ps(lo, first, hi);
+        *j = _mm512_permutex2var_ps(lo, _mm512_add_epi32(first, _mm512_set1_epi32(1)), hi);
+    }
+}
+WIDE_INLINE void wf_zip(bool pairs, wf i, wf j, wf *lo, wf *hi)
+{
+    /* float t came from lane t / 2 of i or j (t odd), or for pairs lane
+     * (t / 4) 2 + t % 2 of i (t % 4 < 2) or of j; +16 picks j */
+    if (pairs) {
+        *lo = _mm512_permutex2var_ps(i, _mm512_setr_epi32(0, 1, 16, 17, 2, 3, 18, 19, 4, 5, 20, 21, 6, 7, 22, 23), j);
+        *hi = _mm512_permutex2var_ps(i, _mm512_setr_epi32(8, 9, 24, 25, 10, 11, 26, 27, 12, 13, 28, 29, 14, 15, 30, 31),
+                                     j);
+    } else {
+        *lo = _mm512_permutex2var_ps(i, _mm512_setr_epi32(0, 16, 1, 17, 2, 18, 3, 19, 4, 20, 5, 21, 6, 22, 7, 23), j);
+        *hi = _mm512_permutex2var_ps(i, _mm512_setr_epi32(8, 24, 9, 25, 10, 26, 11, 27, 12, 28, 13, 29, 14, 30, 15, 31),
+                                     j);
+    }
+}
 WIDE_INLINE uint32_t wm_count(wm m) { return (uint32_t)__builtin_popcount((unsigned)m); }
 WIDE_INLINE wm wm_first(uint32_t n) { return (wm)(n >= 16u ? 0xffffu : (1u << n) - 1u); }
 WIDE_INLINE wf wf_load_n(const float *p, uint32_t n) { return _mm512_maskz_loadu_ps(wm_first(n), p); }
