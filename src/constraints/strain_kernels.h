@@ -8,23 +8,7 @@
 #define CLOTHSIM_STRAIN_KERNELS_H
 
 #include "cloth_internal.h"
-
-/* Springs (p, p + di), p in [begin, end), that share no particle. */
-typedef struct limit_ctx limit_ctx;
-typedef void limit_run_fn(const limit_ctx *c, uint32_t begin, uint32_t end, uint32_t di, float lim, float lim2);
-/* A row's own springs (p, p + 1), p in [begin, end), with p - begin of one
- * parity (`colour`). */
-typedef void limit_along_fn(const limit_ctx *c, uint32_t begin, uint32_t end, float lim, float lim2, uint32_t colour);
-
-/* What a loop works on. With vx NULL only positions move (a coarse level's
- * nodes, whose velocity change is made when their moves reach the cloth). */
-struct limit_ctx {
-    float *x, *y, *z, *vx, *vy, *vz;
-    const float *w;
-    float inv_dt;
-    limit_run_fn *run;     /* runs across rows, at this CPU's vector level */
-    limit_along_fn *along; /* a row's own springs, at this CPU's vector level */
-};
+#include "kernels/kernels.h"
 
 /* Fill `c` for arrays x.. (vx.. may be NULL) at the cloth's vector level. */
 void cloth_limit_ctx_init(limit_ctx *c, const cloth_t *cloth, float *const pos[3], float *const vel[3],

@@ -57,6 +57,24 @@ typedef struct xpbd_span {
     float one_plus_gamma;   /* 1 + gamma, rounded once for every width */
 } xpbd_span;
 
+/* The strain limit's loops (constraints/strain_kernels.h; kernels/limit.inl).
+ * Springs (p, p + di), p in [begin, end), that share no particle: */
+typedef struct limit_ctx limit_ctx;
+typedef void limit_run_fn(const limit_ctx *c, uint32_t begin, uint32_t end, uint32_t di, float lim, float lim2);
+/* A row's own springs (p, p + 1), p in [begin, end), with p - begin of one
+ * parity (`colour`). */
+typedef void limit_along_fn(const limit_ctx *c, uint32_t begin, uint32_t end, float lim, float lim2, uint32_t colour);
+
+/* What a loop works on. With vx NULL only positions move (a coarse level's
+ * nodes, whose velocity change is made when their moves reach the cloth). */
+struct limit_ctx {
+    float *x, *y, *z, *vx, *vy, *vz;
+    const float *w;
+    float inv_dt;
+    limit_run_fn *run;     /* runs across rows, at the cloth's width */
+    limit_along_fn *along; /* a row's own springs, at the cloth's width */
+};
+
 typedef struct cloth_kernels {
     uint32_t lanes;
     /* the sphere's response on [begin, end); returns the contacts */
@@ -69,6 +87,9 @@ typedef struct cloth_kernels {
     /* over the links (i, i + di), i in [begin, end), of particles x, y, z:
      * the larger of `top` and the largest |x[i + di] - x[i]|^2 inv_rest2
      * (kernels/measure.inl) */
+    /* the strain limit's loops: shorten the springs past lim (lim2 = lim^2) */
+    limit_run_fn *limit_across;
+    limit_along_fn *limit_along;
     /* XPBD's spring run on a grid */
     void (*xpbd_span)(const xpbd_span *span);
     float (*ratio2)(const float *x, const float *y, const float *z, uint32_t begin, uint32_t end, uint32_t di,

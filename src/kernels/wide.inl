@@ -7,6 +7,7 @@
 #include "platform/wide.h"
 
 #include "kernels/finite.inl"
+#include "kernels/limit.inl"
 #include "kernels/measure.inl"
 #include "kernels/xpbd_span.inl"
 #include "kernels/sphere.inl"
@@ -16,6 +17,8 @@ const cloth_kernels WIDE(cloth_kernels) = {
     .sphere = WIDE(sphere),
     .sphere_near = WIDE(sphere_near),
     .nonfinite = WIDE(nonfinite),
+    .limit_across = WIDE(limit_across),
+    .limit_along = WIDE(limit_along),
     .xpbd_span = WIDE(xpbd_span),
     .ratio2 = WIDE(ratio2),
 };

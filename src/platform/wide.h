@@ -14,14 +14,15 @@
  * Same bits at every width: each operation is one IEEE operation per lane
  * (add, sub, mul, div and sqrt are correctly rounded everywhere; nothing is
  * fused, the library is built with -ffp-contract=off), comparisons are the
- * ordered/unordered forms that match C's `<`, `>` and `!(a > b)` on NaN, a
- * select copies bits, `wf_neg` flips the sign bit as C's unary minus
+ * ordered/unordered forms that match C's `<`, `>`, `!(a > b)` and `!=` on
+ * NaN, a select copies bits, `wf_neg` flips the sign bit as C's unary minus
  * does, and `wf_max(a, b)` is C's `a > b ? a : b` (x86's maxps; a compare
- * and a select on NEON). `wf_unzip` and `wf_zip` (widths 4 and up) only
- * move floats: they deal 2 WIDE_LANES consecutive floats into the first
- * and second ends of springs (x, x + 1), or with `pairs` (x, x + 2) in
- * groups of four, and back. So a kernel that computes every lane the same way gives the plain C
- * bits at every width; conditions only choose between computed values.
+ * and a select on NEON). `wf_unzip` and `wf_zip` only move floats: they
+ * deal 2 WIDE_LANES consecutive floats into the first and second ends of
+ * springs (x, x + 1), or with `pairs` (x, x + 2) in groups of four (two
+ * lanes and up), and back. So a kernel that computes every lane the same
+ * way gives the plain C bits at every width; conditions only choose
+ * between computed values.
  *
  * Names carry the width (WIDE(f) is f_w8 in the AVX2 unit), so the units
  * link into one library and kernels/kernels.h gathers them into tables.
@@ -62,12 +63,26 @@ WIDE_INLINE wf wf_neg(wf a) { return -a; }
 WIDE_INLINE wm wm_lt(wf a, wf b) { return a < b; }
 WIDE_INLINE wm wm_gt(wf a, wf b) { return a > b; }
 WIDE_INLINE wm wm_ngt(wf a, wf b) { return !(a > b); }
+WIDE_INLINE wm wm_ne(wf a, wf b) { return a != b; }
 WIDE_INLINE wm wm_and(wm a, wm b) { return a && b; }
 WIDE_INLINE wf wf_sel(wm m, wf a, wf b) { return m ? a : b; }
 WIDE_INLINE wf wf_max(wf a, wf b) { return a > b ? a : b; }
 WIDE_INLINE float wf_hmax(wf a) { return a; }
 WIDE_INLINE bool wm_any(wm m) { return m; }
 WIDE_INLINE bool wm_all(wm m) { return m; }
+/* one lane holds one spring (x, x + 1); a pair of springs needs two */
+WIDE_INLINE void wf_unzip(bool pairs, wf lo, wf hi, wf *i, wf *j)
+{
+    (void)pairs;
+    *i = lo;
+    *j = hi;
+}
+WIDE_INLINE void wf_zip(bool pairs, wf i, wf j, wf *lo, wf *hi)
+{
+    (void)pairs;
+    *lo = i;
+    *hi = j;
+}
 WIDE_INLINE uint32_t wm_count(wm m) { return m ? 1u : 0u; }
 /* lanes k < n (n >= 1): with one lane, the lane */
 WIDE_INLINE wm wm_first(uint32_t n) { return n > 0u; }
@@ -92,6 +107,7 @@ WIDE_INLINE wf wf_neg(wf a) { return _mm_xor_ps(a, _mm_set1_ps(-0.0f)); }
 WIDE_INLINE wm wm_lt(wf a, wf b) { return _mm_cmplt_ps(a, b); }
 WIDE_INLINE wm wm_gt(wf a, wf b) { return _mm_cmpgt_ps(a, b); }
 WIDE_INLINE wm wm_ngt(wf a, wf b) { return _mm_cmpngt_ps(a, b); }
+WIDE_INLINE wm wm_ne(wf a, wf b) { return _mm_cmpneq_ps(a, b); }
 WIDE_INLINE wm wm_and(wm a, wm b) { return _mm_and_ps(a, b); }
 WIDE_INLINE wf wf_sel(wm m, wf a, wf b) { return _mm_or_ps(_mm_and_ps(m, a), _mm_andnot_ps(m, b)); }
 WIDE_INLINE wf wf_max(wf a, wf b) { return _mm_max_ps(a, b); }
@@ -162,6 +178,7 @@ WIDE_INLINE wf wf_neg(wf a) { return vnegq_f32(a); }
 WIDE_INLINE wm wm_lt(wf a, wf b) { return vcltq_f32(a, b); }
 WIDE_INLINE wm wm_gt(wf a, wf b) { return vcgtq_f32(a, b); }
 WIDE_INLINE wm wm_ngt(wf a, wf b) { return vmvnq_u32(vcgtq_f32(a, b)); }
+WIDE_INLINE wm wm_ne(wf a, wf b) { return vmvnq_u32(vceqq_f32(a, b)); }
 WIDE_INLINE wm wm_and(wm a, wm b) { return vandq_u32(a, b); }
 WIDE_INLINE wf wf_sel(wm m, wf a, wf b) { return vbslq_f32(m, a, b); }
 /* vmaxq_f32 answers NaN for a NaN and +0 for (-0, +0): not C's a > b ? a : b */
@@ -232,6 +249,7 @@ WIDE_INLINE wf wf_neg(wf a) { return _mm256_xor_ps(a, _mm256_set1_ps(-0.0f)); }
 WIDE_INLINE wm wm_lt(wf a, wf b) { return _mm256_cmp_ps(a, b, _CMP_LT_OQ); }
 WIDE_INLINE wm wm_gt(wf a, wf b) { return _mm256_cmp_ps(a, b, _CMP_GT_OQ); }
 WIDE_INLINE wm wm_ngt(wf a, wf b) { return _mm256_cmp_ps(a, b, _CMP_NGT_UQ); }
+WIDE_INLINE wm wm_ne(wf a, wf b) { return _mm256_cmp_ps(a, b, _CMP_NEQ_UQ); }
 WIDE_INLINE wm wm_and(wm a, wm b) { return _mm256_and_ps(a, b); }
 WIDE_INLINE wf wf_sel(wm m, wf a, wf b) { return _mm256_blendv_ps(b, a, m); }
 WIDE_INLINE wf wf_max(wf a, wf b) { return _mm256_max_ps(a, b); }
@@ -301,6 +319,7 @@ WIDE_INLINE wf wf_neg(wf a) { return _mm512_xor_ps(a, _mm512_set1_ps(-0.0f)); }
 WIDE_INLINE wm wm_lt(wf a, wf b) { return _mm512_cmp_ps_mask(a, b, _CMP_LT_OQ); }
 WIDE_INLINE wm wm_gt(wf a, wf b) { return _mm512_cmp_ps_mask(a, b, _CMP_GT_OQ); }
 WIDE_INLINE wm wm_ngt(wf a, wf b) { return _mm512_cmp_ps_mask(a, b, _CMP_NGT_UQ); }
+WIDE_INLINE wm wm_ne(wf a, wf b) { return _mm512_cmp_ps_mask(a, b, _CMP_NEQ_UQ); }
 WIDE_INLINE wm wm_and(wm a, wm b) { return (wm)(a & b); }
 WIDE_INLINE wf wf_sel(wm m, wf a, wf b) { return _mm512_mask_blend_ps(m, b, a); }
 WIDE_INLINE wf wf_max(wf a, wf b) { return _mm512_max_ps(a, b); }
