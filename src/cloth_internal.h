@@ -13,9 +13,6 @@
 #include "monitor.h"
 #include "tasks.h"
 
-/* Arrays of particle data start on this boundary so that SIMD loads of 8
- * floats never straddle it. */
-#define CLOTH_ALIGN 32u
 #define CLOTH_MAX_PARTICLES (1u << 26)
 #define CLOTH_MAX_SUBSTEPS 1024u
 #define CLOTH_MAX_ITERATIONS 1024u
@@ -27,6 +24,7 @@
 /* seed 000's 6 families, then seed 002's 6 wider ones */
 #define CLOTH_GRID_FAMILIES 12
 
+#include "platform/alloc.h"
 #include "platform/simd.h"
 
 /* Per-particle state as structure of arrays, each array CLOTH_ALIGN-aligned.
@@ -92,11 +90,6 @@ typedef struct cloth_air {
     float density, drag, lift;
 } cloth_air;
 
-/* The host's hooks and the bytes the cloth holds through them (platform/alloc.c). */
-typedef struct cloth_mem_account {
-    cloth_allocator host;
-    size_t live_bytes;
-} cloth_mem_account;
 
 struct cloth {
     /* Every allocation goes through `alloc`, which forwards to mem.host and
@@ -212,14 +205,6 @@ struct cloth {
     bool strain_levels_stale;                  /* their node masses, after a pin or mass change */
 };
 
-/* platform/alloc.c */
-void *cloth_mem_alloc(const cloth_allocator *a, size_t size);
-void cloth_mem_free(const cloth_allocator *a, void *ptr, size_t size);
-bool cloth_allocator_valid(const cloth_allocator *a);
-void cloth_allocator_default(cloth_allocator *out);
-/* Make `out` an allocator that forwards to acct->host and keeps
- * acct->live_bytes: the bytes requested and not yet freed. */
-void cloth_mem_account_hooks(cloth_mem_account *acct, cloth_allocator *out);
 
 /* build_grid.c */
 cloth_status cloth_build_grid(cloth_t *cloth, const cloth_grid_desc *desc);

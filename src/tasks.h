@@ -10,6 +10,8 @@
 
 #include <clothsim/threads.h>
 
+#include "platform/pool.h"
+
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -86,11 +88,5 @@ bool cloth_tasks_take_broken(struct cloth *cloth);
 /* Free the pool (cloth_destroy). */
 void cloth_tasks_release(struct cloth *cloth);
 
-/* platform/pool.c: the built-in pool of `threads - 1` workers plus the caller;
- * cloth_pool_run() takes tasks of at least 2 min_range items. */
-cloth_status cloth_pool_create(const cloth_allocator *alloc, uint32_t threads, struct cloth_pool **out);
-void cloth_pool_destroy(const cloth_allocator *alloc, struct cloth_pool *pool);
-void cloth_pool_run(struct cloth_pool *pool, cloth_task_fn *task, uint32_t count, uint32_t min_range, bool uneven,
-                    void *context);
 
 #endif /* CLOTHSIM_TASKS_H */

@@ -1,8 +1,8 @@
 /*
  * Every allocation of the library goes through here, so that the host's hooks
- * see all of it and arrays come back aligned for SIMD.
+ * see all of it and arrays come back aligned for SIMD (alloc.h).
  */
-#include "cloth_internal.h"
+#include "platform/alloc.h"
 
 #include <stdlib.h>
 

@@ -14,7 +14,8 @@
  * microseconds apart) and then sleep on a condition variable, so an idle
  * cloth costs no CPU.
  */
-#include "cloth_internal.h"
+#include "platform/alloc.h"
+#include "platform/pool.h"
 
 #if defined(CLOTHSIM_HAVE_PTHREADS)
 
