@@ -20,7 +20,7 @@ void cloth_aerodynamics(cloth_t *cloth, const float *wind, size_t stride)
     const float *x = cloth->p.x, *y = cloth->p.y, *z = cloth->p.z;
     const float *vx = cloth->p.vx, *vy = cloth->p.vy, *vz = cloth->p.vz;
     float *fx = cloth->p.fx, *fy = cloth->p.fy, *fz = cloth->p.fz;
-    const uint32_t tris = cloth_triangle_count(cloth);
+    const uint32_t tris = cloth_do_triangle_count(cloth);
     for (uint32_t t = 0; t < tris; ++t) {
         uint32_t v[3];
         cloth_triangle(cloth, t, v);

@@ -159,7 +159,7 @@ static uint32_t collect_hinges(const cloth_t *cloth, const edge_rec *e, uint32_t
 
 static cloth_status build(cloth_t *cloth)
 {
-    const uint32_t tris = cloth_triangle_count(cloth);
+    const uint32_t tris = cloth_do_triangle_count(cloth);
     const size_t n_edges = (size_t)tris * 3u;
     const size_t edge_bytes = n_edges * sizeof(edge_rec);
     edge_rec *edges = cloth_mem_alloc(&cloth->alloc, edge_bytes);

@@ -288,7 +288,7 @@ cloth_status cloth_build_mesh(cloth_t *cloth, const cloth_mesh_desc *d)
      * it in place whatever velocity the host gives it. */
     for (uint32_t i = 0; s == CLOTH_OK && i < d->vertex_count; ++i) {
         if (cloth->p.w[i] == 0.0f) {
-            s = cloth_pin(cloth, i, NULL);
+            s = cloth_do_pin(cloth, i, NULL);
         }
     }
     return s;

@@ -119,27 +119,27 @@ cloth_status cloth_alloc_particles(cloth_t *cloth, uint32_t count)
  * rest length, which no cloth held by the limit reaches. */
 static cloth_status install_defaults(cloth_t *cloth)
 {
-    cloth_status st = cloth_set_integrator(cloth, CLOTH_INTEGRATOR_XPBD);
+    cloth_status st = cloth_do_set_integrator(cloth, CLOTH_INTEGRATOR_XPBD);
     if (st == CLOTH_OK) {
-        st = cloth_set_substeps(cloth, 0u);
+        st = cloth_do_set_substeps(cloth, 0u);
     }
     if (st == CLOTH_OK) {
-        st = cloth_set_iterations(cloth, 0u);
+        st = cloth_do_set_iterations(cloth, 0u);
     }
     if (st == CLOTH_OK) {
         st = cloth_tethers_capture_rest(cloth);
     }
     if (st == CLOTH_OK) {
-        st = cloth_set_strain_limit(cloth, CLOTH_DEFAULT_MAX_STRAIN, 0u);
+        st = cloth_do_set_strain_limit(cloth, CLOTH_DEFAULT_MAX_STRAIN, 0u);
     }
     if (st == CLOTH_OK) {
-        st = cloth_set_tethers(cloth, 1.0f + CLOTH_DEFAULT_TETHER_STRAIN);
+        st = cloth_do_set_tethers(cloth, 1.0f + CLOTH_DEFAULT_TETHER_STRAIN);
     }
     if (st == CLOTH_OK) {
-        st = cloth_set_tether_schedule(cloth, CLOTH_TETHERS_LAST_SUBSTEP);
+        st = cloth_do_set_tether_schedule(cloth, CLOTH_TETHERS_LAST_SUBSTEP);
     }
     if (st == CLOTH_OK) {
-        st = cloth_set_watchdog(cloth, CLOTH_DEFAULT_WATCHDOG_STRAIN, 0.0f, CLOTH_WATCHDOG_RESTORE);
+        st = cloth_do_set_watchdog(cloth, CLOTH_DEFAULT_WATCHDOG_STRAIN, 0.0f, CLOTH_WATCHDOG_RESTORE);
     }
     return st;
 }
@@ -151,7 +151,7 @@ static cloth_status finish_create(cloth_t *cloth, cloth_status built, cloth_t **
         built = install_defaults(cloth);
     }
     if (built != CLOTH_OK) {
-        cloth_destroy(cloth);
+        cloth_do_destroy(cloth);
         return built;
     }
     *out = cloth;
@@ -243,13 +243,8 @@ cloth_status cloth_create_mesh(const cloth_mesh_desc *desc, cloth_t **out)
                             sizeof desc->reserved / sizeof desc->reserved[0], desc->allocator, build_mesh, out);
 }
 
-void cloth_destroy(cloth_t *cloth)
+void cloth_do_destroy(cloth_t *cloth)
 {
-    /* from inside its own step or integrator hook, freeing the cloth would
-     * pull the memory from under the caller: ignored (clothsim.h) */
-    if (cloth == NULL || cloth->busy) {
-        return;
-    }
     const cloth_allocator host = cloth->mem.host; /* the account dies with the cloth */
     cloth_tasks_release(cloth);
     cloth_integrator_release(cloth);
@@ -264,4 +259,14 @@ void cloth_destroy(cloth_t *cloth)
     cloth_strain_limit_free(cloth);
     cloth_mem_free(&cloth->alloc, cloth->block, cloth->block_bytes);
     cloth_mem_free(&host, cloth, sizeof *cloth);
+}
+
+void cloth_destroy(cloth_t *cloth)
+{
+    /* from inside its own step or integrator hook, freeing the cloth would
+     * pull the memory from under the caller: ignored (clothsim.h) */
+    if (cloth == NULL || cloth->busy) {
+        return;
+    }
+    cloth_do_destroy(cloth);
 }

@@ -206,6 +206,23 @@ struct cloth {
 };
 
 
+/* The public functions src/ needs itself, as cloth_do_<name>: the public
+ * cloth_<name> is a wrapper around each (adding the re-entry check,
+ * cloth_busy(), where it has one), so src/ never calls the public API
+ * (scripts/source-map --check, run as a test). Each validates its input as
+ * the public one says. */
+cloth_status cloth_do_pin(cloth_t *cloth, uint32_t index, const float target[3]);
+cloth_status cloth_do_set_integrator(cloth_t *cloth, cloth_integrator kind);
+cloth_status cloth_do_set_iterations(cloth_t *cloth, uint32_t iterations);
+cloth_status cloth_do_set_substeps(cloth_t *cloth, uint32_t substeps);
+cloth_status cloth_do_set_strain_limit(cloth_t *cloth, float max_strain, uint32_t passes);
+cloth_status cloth_do_set_tethers(cloth_t *cloth, float scale);
+cloth_status cloth_do_set_tether_schedule(cloth_t *cloth, cloth_tether_schedule schedule);
+uint32_t cloth_do_triangle_count(const cloth_t *cloth);
+uint32_t cloth_do_spring_count(const cloth_t *cloth);
+void cloth_do_destroy(cloth_t *cloth);
+cloth_status cloth_do_set_watchdog(cloth_t *cloth, float max_strain, float max_kinetic_energy, cloth_watchdog_action action);
+
 /* build_grid.c */
 cloth_status cloth_build_grid(cloth_t *cloth, const cloth_grid_desc *desc);
 

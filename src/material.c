@@ -197,16 +197,16 @@ cloth_status cloth_set_material(cloth_t *cloth, const cloth_material *m)
     uint32_t passes_before = cloth->strain_passes;
     bool limit_auto_before = cloth->strain_passes_auto;
     if (st == CLOTH_OK) {
-        st = m->max_strain > 0.0f ? cloth_set_strain_limit(cloth, m->max_strain, 0u)
-                                  : cloth_set_strain_limit(cloth, 0.0f, 0u);
+        st = m->max_strain > 0.0f ? cloth_do_set_strain_limit(cloth, m->max_strain, 0u)
+                                  : cloth_do_set_strain_limit(cloth, 0.0f, 0u);
     }
     if (st == CLOTH_OK) {
         const float scale = m->max_strain > 0.0f ? fminf(1.0f + m->max_strain, 10.0f) : 0.0f;
-        st = cloth_set_tethers(cloth, scale);
+        st = cloth_do_set_tethers(cloth, scale);
         if (st != CLOTH_OK) {
             /* put the limit back as it was; switching it back cannot fail
              * for memory once its levels existed, and off never allocates */
-            (void)cloth_set_strain_limit(cloth, limit_before, passes_before);
+            (void)cloth_do_set_strain_limit(cloth, limit_before, passes_before);
             cloth->strain_passes_auto = limit_auto_before;
         }
     }

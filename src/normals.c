@@ -8,7 +8,7 @@
 
 #include <string.h>
 
-uint32_t cloth_triangle_count(const cloth_t *cloth)
+uint32_t cloth_do_triangle_count(const cloth_t *cloth)
 {
     if (cloth == NULL) {
         return 0u;
@@ -22,6 +22,11 @@ uint32_t cloth_triangle_count(const cloth_t *cloth)
     return 2u * (cloth->rows - 1u) * (cloth->cols - 1u);
 }
 
+uint32_t cloth_triangle_count(const cloth_t *cloth)
+{
+    return cloth_do_triangle_count(cloth);
+}
+
 cloth_status cloth_get_triangles(const cloth_t *cloth, uint32_t *dst)
 {
     if (cloth == NULL || dst == NULL) {
@@ -29,7 +34,7 @@ cloth_status cloth_get_triangles(const cloth_t *cloth, uint32_t *dst)
     }
     /* through memcpy: the host's buffer may sit at any byte address */
     unsigned char *out = (unsigned char *)dst;
-    const uint32_t n = cloth_triangle_count(cloth);
+    const uint32_t n = cloth_do_triangle_count(cloth);
     for (uint32_t t = 0; t < n; ++t) {
         uint32_t v[3];
         cloth_triangle(cloth, t, v);
@@ -115,7 +120,7 @@ cloth_status cloth_get_normals(const cloth_t *cloth, float *dst, size_t stride_b
     for (uint32_t i = 0; i < cloth->count; ++i) {
         memset(out + (size_t)i * stride_bytes, 0, 3u * sizeof(float));
     }
-    const uint32_t n = cloth_triangle_count(cloth);
+    const uint32_t n = cloth_do_triangle_count(cloth);
     for (uint32_t t = 0; t < n; ++t) {
         uint32_t v[3];
         cloth_triangle(cloth, t, v);

@@ -65,11 +65,8 @@ cloth_status cloth_set_damping(cloth_t *cloth, float rate_per_second)
     return CLOTH_OK;
 }
 
-cloth_status cloth_set_substeps(cloth_t *cloth, uint32_t substeps)
+cloth_status cloth_do_set_substeps(cloth_t *cloth, uint32_t substeps)
 {
-    if (cloth_busy(cloth)) {
-        return CLOTH_ERR_BUSY;
-    }
     if (cloth == NULL || substeps > CLOTH_MAX_SUBSTEPS) {
         return CLOTH_ERR_INVALID_ARGUMENT;
     }
@@ -78,11 +75,16 @@ cloth_status cloth_set_substeps(cloth_t *cloth, uint32_t substeps)
     return CLOTH_OK;
 }
 
-cloth_status cloth_set_iterations(cloth_t *cloth, uint32_t iterations)
+cloth_status cloth_set_substeps(cloth_t *cloth, uint32_t substeps)
 {
     if (cloth_busy(cloth)) {
         return CLOTH_ERR_BUSY;
     }
+    return cloth_do_set_substeps(cloth, substeps);
+}
+
+cloth_status cloth_do_set_iterations(cloth_t *cloth, uint32_t iterations)
+{
     if (cloth == NULL || iterations > CLOTH_MAX_ITERATIONS) {
         return CLOTH_ERR_INVALID_ARGUMENT;
     }
@@ -97,6 +99,14 @@ cloth_status cloth_set_iterations(cloth_t *cloth, uint32_t iterations)
     }
     cloth->iterations_auto = iterations == 0u;
     return CLOTH_OK;
+}
+
+cloth_status cloth_set_iterations(cloth_t *cloth, uint32_t iterations)
+{
+    if (cloth_busy(cloth)) {
+        return CLOTH_ERR_BUSY;
+    }
+    return cloth_do_set_iterations(cloth, iterations);
 }
 
 cloth_status cloth_set_constraint_stiffness(cloth_t *cloth, cloth_spring_type type, float s)

@@ -126,11 +126,8 @@ cloth_status cloth_pins_reserve(cloth_t *cloth, uint32_t pins)
     return CLOTH_OK;
 }
 
-cloth_status cloth_pin(cloth_t *cloth, uint32_t index, const float target[3])
+cloth_status cloth_do_pin(cloth_t *cloth, uint32_t index, const float target[3])
 {
-    if (cloth_busy(cloth)) {
-        return CLOTH_ERR_BUSY;
-    }
     if (cloth == NULL || (target != NULL && !cloth_finite3(target))) {
         return CLOTH_ERR_INVALID_ARGUMENT;
     }
@@ -168,6 +165,14 @@ cloth_status cloth_pin(cloth_t *cloth, uint32_t index, const float target[3])
         pin->target[k] = t[k];
     }
     return CLOTH_OK;
+}
+
+cloth_status cloth_pin(cloth_t *cloth, uint32_t index, const float target[3])
+{
+    if (cloth_busy(cloth)) {
+        return CLOTH_ERR_BUSY;
+    }
+    return cloth_do_pin(cloth, index, target);
 }
 
 cloth_status cloth_unpin(cloth_t *cloth, uint32_t index)

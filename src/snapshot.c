@@ -192,7 +192,7 @@ static void set_collider_floats(cloth_collider *c, const float in[COLLIDER_FLOAT
     }
 }
 
-cloth_status cloth_state_size(const cloth_t *cloth, size_t *size)
+static cloth_status state_size(const cloth_t *cloth, size_t *size)
 {
     if (cloth == NULL || size == NULL) {
         return CLOTH_ERR_INVALID_ARGUMENT;
@@ -205,13 +205,18 @@ cloth_status cloth_state_size(const cloth_t *cloth, size_t *size)
     return CLOTH_OK;
 }
 
+cloth_status cloth_state_size(const cloth_t *cloth, size_t *size)
+{
+    return state_size(cloth, size);
+}
+
 cloth_status cloth_save_state(const cloth_t *cloth, void *buf, size_t size)
 {
     size_t need = 0;
     if (buf == NULL) {
         return CLOTH_ERR_INVALID_ARGUMENT;
     }
-    cloth_status s = cloth_state_size(cloth, &need);
+    cloth_status s = state_size(cloth, &need);
     if (s != CLOTH_OK) {
         return s;
     }
@@ -227,8 +232,8 @@ cloth_status cloth_save_state(const cloth_t *cloth, void *buf, size_t size)
     p = put_u32(p, cloth->count);
     p = put_u32(p, cloth->rows);
     p = put_u32(p, cloth->cols);
-    p = put_u32(p, cloth_triangle_count(cloth));
-    p = put_u32(p, cloth_spring_count(cloth));
+    p = put_u32(p, cloth_do_triangle_count(cloth));
+    p = put_u32(p, cloth_do_spring_count(cloth));
     p = put_u32(p, cloth->pin_count);
     p = put_u32(p, cloth->collider_count);
     p = put_u32(p, auto_limit_word(cloth));
@@ -309,8 +314,8 @@ static bool check_frame(const unsigned char *b, size_t size, uint64_t *total)
 static bool check_shape(const cloth_t *cloth, const unsigned char *b)
 {
     if (get_u32(b + OFF_COUNT) != cloth->count || get_u32(b + OFF_ROWS) != cloth->rows ||
-        get_u32(b + OFF_COLS) != cloth->cols || get_u32(b + OFF_TRIS) != cloth_triangle_count(cloth) ||
-        get_u32(b + OFF_SPRINGS) != cloth_spring_count(cloth) ||
+        get_u32(b + OFF_COLS) != cloth->cols || get_u32(b + OFF_TRIS) != cloth_do_triangle_count(cloth) ||
+        get_u32(b + OFF_SPRINGS) != cloth_do_spring_count(cloth) ||
         get_u32(b + OFF_COLLIDERS) != cloth->collider_count || get_u32(b + OFF_PINS) > cloth->count) {
         return false;
     }

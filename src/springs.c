@@ -289,7 +289,7 @@ void cloth_springs_accumulate(cloth_t *cloth)
     cloth_curvature_accumulate(cloth); /* a material's bending on a grid (curvature.c) */
 }
 
-uint32_t cloth_spring_count(const cloth_t *cloth)
+uint32_t cloth_do_spring_count(const cloth_t *cloth)
 {
     if (cloth == NULL) {
         return 0u;
@@ -306,6 +306,11 @@ uint32_t cloth_spring_count(const cloth_t *cloth)
         }
     }
     return n;
+}
+
+uint32_t cloth_spring_count(const cloth_t *cloth)
+{
+    return cloth_do_spring_count(cloth);
 }
 
 cloth_status cloth_get_springs(const cloth_t *cloth, uint32_t *pairs, float *rest, cloth_spring_type *types)

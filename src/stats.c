@@ -144,7 +144,8 @@ cloth_status cloth_get_stats(const cloth_t *cloth, cloth_stats *out)
         return CLOTH_ERR_UNSUPPORTED;
     }
     cloth_stats s;
-    cloth_stats_init(&s);
+    memset(&s, 0, sizeof s);
+    s.struct_size = (uint32_t)sizeof s;
     cloth_strain_summary strain[CLOTH_SPRING_TYPES];
     cloth_measure_strain(cloth, strain);
     for (int t = 0; t < CLOTH_SPRING_TYPES; ++t) {

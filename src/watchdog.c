@@ -5,12 +5,9 @@
  */
 #include "cloth_internal.h"
 
-cloth_status cloth_set_watchdog(cloth_t *cloth, float max_strain, float max_kinetic_energy,
+cloth_status cloth_do_set_watchdog(cloth_t *cloth, float max_strain, float max_kinetic_energy,
                                 cloth_watchdog_action action)
 {
-    if (cloth_busy(cloth)) {
-        return CLOTH_ERR_BUSY;
-    }
     if (cloth == NULL || !(max_strain >= 0.0f) || !isfinite(max_strain) || !(max_kinetic_energy >= 0.0f) ||
         !isfinite(max_kinetic_energy) || (action != CLOTH_WATCHDOG_REPORT && action != CLOTH_WATCHDOG_RESTORE)) {
         return CLOTH_ERR_INVALID_ARGUMENT;
@@ -21,6 +18,15 @@ cloth_status cloth_set_watchdog(cloth_t *cloth, float max_strain, float max_kine
     cloth->monitor.measured_strain = 0.0f;
     cloth->monitor.measured_energy = 0.0f;
     return CLOTH_OK;
+}
+
+cloth_status cloth_set_watchdog(cloth_t *cloth, float max_strain, float max_kinetic_energy,
+                                cloth_watchdog_action action)
+{
+    if (cloth_busy(cloth)) {
+        return CLOTH_ERR_BUSY;
+    }
+    return cloth_do_set_watchdog(cloth, max_strain, max_kinetic_energy, action);
 }
 
 cloth_status cloth_watchdog_check(cloth_t *cloth)

@@ -164,11 +164,8 @@ void cloth_strain_limit_free(cloth_t *cloth)
     }
 }
 
-cloth_status cloth_set_strain_limit(cloth_t *cloth, float max_strain, uint32_t passes)
+cloth_status cloth_do_set_strain_limit(cloth_t *cloth, float max_strain, uint32_t passes)
 {
-    if (cloth_busy(cloth)) {
-        return CLOTH_ERR_BUSY;
-    }
     if (cloth == NULL || !(max_strain >= 0.0f && max_strain <= 10.0f) || passes > CLOTH_MAX_ITERATIONS) {
         return CLOTH_ERR_INVALID_ARGUMENT;
     }
@@ -196,6 +193,14 @@ cloth_status cloth_set_strain_limit(cloth_t *cloth, float max_strain, uint32_t p
     cloth->strain_passes = passes;
     cloth->strain_passes_auto = automatic;
     return CLOTH_OK;
+}
+
+cloth_status cloth_set_strain_limit(cloth_t *cloth, float max_strain, uint32_t passes)
+{
+    if (cloth_busy(cloth)) {
+        return CLOTH_ERR_BUSY;
+    }
+    return cloth_do_set_strain_limit(cloth, max_strain, passes);
 }
 
 cloth_status cloth_get_strain_limit(const cloth_t *cloth, float *max_strain, uint32_t *passes)

@@ -105,11 +105,8 @@ void cloth_tethers_free(cloth_t *cloth)
     cloth->rest_shape = NULL;
 }
 
-cloth_status cloth_set_tethers(cloth_t *cloth, float scale)
+cloth_status cloth_do_set_tethers(cloth_t *cloth, float scale)
 {
-    if (cloth_busy(cloth)) {
-        return CLOTH_ERR_BUSY;
-    }
     if (cloth == NULL || !(scale == 0.0f || (scale >= 1.0f && scale <= 10.0f))) {
         return CLOTH_ERR_INVALID_ARGUMENT;
     }
@@ -143,6 +140,14 @@ cloth_status cloth_set_tethers(cloth_t *cloth, float scale)
     return CLOTH_OK;
 }
 
+cloth_status cloth_set_tethers(cloth_t *cloth, float scale)
+{
+    if (cloth_busy(cloth)) {
+        return CLOTH_ERR_BUSY;
+    }
+    return cloth_do_set_tethers(cloth, scale);
+}
+
 cloth_status cloth_tethers_reserve(cloth_t *cloth, uint32_t pins)
 {
     struct cloth_tethers *t = cloth->tethers;
@@ -161,16 +166,21 @@ cloth_status cloth_get_tethers(const cloth_t *cloth, float *scale)
     return CLOTH_OK;
 }
 
-cloth_status cloth_set_tether_schedule(cloth_t *cloth, cloth_tether_schedule schedule)
+cloth_status cloth_do_set_tether_schedule(cloth_t *cloth, cloth_tether_schedule schedule)
 {
-    if (cloth_busy(cloth)) {
-        return CLOTH_ERR_BUSY;
-    }
     if (cloth == NULL || (schedule != CLOTH_TETHERS_EVERY_SUBSTEP && schedule != CLOTH_TETHERS_LAST_SUBSTEP)) {
         return CLOTH_ERR_INVALID_ARGUMENT;
     }
     cloth->tether_schedule = schedule;
     return CLOTH_OK;
+}
+
+cloth_status cloth_set_tether_schedule(cloth_t *cloth, cloth_tether_schedule schedule)
+{
+    if (cloth_busy(cloth)) {
+        return CLOTH_ERR_BUSY;
+    }
+    return cloth_do_set_tether_schedule(cloth, schedule);
 }
 
 cloth_status cloth_get_tether_schedule(const cloth_t *cloth, cloth_tether_schedule *schedule)

@@ -106,11 +106,8 @@ void cloth_integrator_release(cloth_t *cloth)
     cloth->integ_state = NULL;
 }
 
-cloth_status cloth_set_integrator(cloth_t *cloth, cloth_integrator kind)
+cloth_status cloth_do_set_integrator(cloth_t *cloth, cloth_integrator kind)
 {
-    if (cloth_busy(cloth)) {
-        return CLOTH_ERR_BUSY;
-    }
     if (cloth == NULL) {
         return CLOTH_ERR_INVALID_ARGUMENT;
     }
@@ -120,6 +117,14 @@ cloth_status cloth_set_integrator(cloth_t *cloth, cloth_integrator kind)
     }
     /* Velocity is every integrator's state, so nothing needs converting. */
     return cloth_integrator_install(cloth, vt, NULL, kind);
+}
+
+cloth_status cloth_set_integrator(cloth_t *cloth, cloth_integrator kind)
+{
+    if (cloth_busy(cloth)) {
+        return CLOTH_ERR_BUSY;
+    }
+    return cloth_do_set_integrator(cloth, kind);
 }
 
 cloth_status cloth_set_custom_integrator(cloth_t *cloth, const cloth_integrator_vtable *vtable, void *user)
