@@ -32,9 +32,6 @@
  */
 #include "strain_kernels.h"
 
-#include "platform/lanes.h"
-#include "platform/target.h"
-
 #include <string.h>
 
 enum {
@@ -147,216 +144,7 @@ static void locate_row(const strain_level *L, uint32_t r, uint32_t rows, uint32_
     locate(L->rows, L->shift, r, rows, k, t);
 }
 
-/* out[2 i] = row[i], out[2 i + 1] halfway to row[i + 1], for i < pairs. */
-static CLOTH_INLINE_ALWAYS void halve_body(const float *restrict row, float *restrict out, uint32_t pairs)
-{
-    for (uint32_t i = 0; i < pairs; ++i) {
-        out[2u * i] = row[i];
-        out[2u * i + 1u] = 0.5f * (row[i] + row[i + 1u]);
-    }
-}
-
-/* x += move and v += move / dt for those of n particles that are not pinned. */
-static CLOTH_INLINE_ALWAYS void add_body(float *restrict x, float *restrict v, const float *restrict w,
-                                         const float *restrict move, float inv_dt, uint32_t n)
-{
-    for (uint32_t i = 0; i < n; ++i) {
-        const float m = w[i] != 0.0f ? move[i] : 0.0f; /* pins stay */
-        x[i] += m;
-        v[i] += m * inv_dt;
-    }
-}
-
-/* out[i] = (1 - t) top[i] + t bottom[i]: a row of moves between two node rows. */
-static CLOTH_INLINE_ALWAYS void mix_body(const float *restrict top, const float *restrict bottom,
-                                         float *restrict out, float t, uint32_t n)
-{
-    for (uint32_t i = 0; i < n; ++i) {
-        out[i] = (1.0f - t) * top[i] + t * bottom[i];
-    }
-}
-
-/* What node_rows() does to n nodes of a row, node l over fine[l << shift]:
- * make them (NODES_AT: the fine position plus the coarser level's move d,
- * or plus 0 where there is no coarser level, as a zero move would add) or
- * turn them into moves (NODES_MOVES: less the fine position). */
-enum { NODES_AT, NODES_MOVES };
-
-static CLOTH_INLINE_ALWAYS void nodes_body(float *restrict node, const float *restrict fine, const float *restrict d,
-                                           uint32_t n, uint32_t shift, int what)
-{
-    if (what == NODES_MOVES) {
-        for (uint32_t l = 0; l < n; ++l) {
-            node[l] = node[l] - fine[l << shift];
-        }
-    } else if (d == NULL) {
-        for (uint32_t l = 0; l < n; ++l) {
-            node[l] = fine[l << shift] + 0.0f;
-        }
-    } else {
-        for (uint32_t l = 0; l < n; ++l) {
-            node[l] = fine[l << shift] + d[l];
-        }
-    }
-}
-
-static void halve_plain(const float *row, float *out, uint32_t pairs)
-{
-    halve_body(row, out, pairs);
-}
-static void add_plain(float *x, float *v, const float *w, const float *move, float inv_dt, uint32_t n)
-{
-    add_body(x, v, w, move, inv_dt, n);
-}
-static void mix_plain(const float *top, const float *bottom, float *out, float t, uint32_t n)
-{
-    mix_body(top, bottom, out, t, n);
-}
-static void nodes_plain(float *node, const float *fine, const float *d, uint32_t n, uint32_t shift, int what)
-{
-    nodes_body(node, fine, d, n, shift, what);
-}
-#if CLOTH_TARGET_X86
-/* halve_body() 8 pairs at a time: GCC leaves it scalar at AVX2 too (see
- * halve_avx512). The last vector is masked. */
-CLOTH_TARGET_AVX2 static inline void halve8(const float *row, float *out, uint32_t i, uint32_t pairs, bool full)
-{
-    const __m256i in = cloth_lanes8(pairs + 1u - i), in_next = cloth_lanes8(pairs - i); /* row[i] .. row[pairs] */
-    const __m256 a = cloth_load8(row + i, in, full), b = cloth_load8(row + i + 1u, in_next, full);
-    const __m256 mid = _mm256_mul_ps(_mm256_set1_ps(0.5f), _mm256_add_ps(a, b));
-    const __m256 lo = _mm256_unpacklo_ps(a, mid), hi = _mm256_unpackhi_ps(a, mid); /* pairs 0 1 4 5, 2 3 6 7 */
-    const uint32_t floats = 2u * (pairs - i);
-    cloth_store8(out + 2u * i, cloth_lanes8(floats), full, _mm256_permute2f128_ps(lo, hi, 0x20));
-    if (full || floats > 8u) {
-        cloth_store8(out + 2u * i + 8u, cloth_lanes8(floats > 8u ? floats - 8u : 0u), full,
-                     _mm256_permute2f128_ps(lo, hi, 0x31));
-    }
-}
-
-CLOTH_TARGET_AVX2 static void halve_avx2(const float *row, float *out, uint32_t pairs)
-{
-    uint32_t i = 0;
-    for (; pairs - i >= 8u; i += 8u) {
-        halve8(row, out, i, pairs, true);
-    }
-    if (i < pairs) {
-        halve8(row, out, i, pairs, false);
-    }
-}
-CLOTH_TARGET_AVX2 static void add_avx2(float *x, float *v, const float *w, const float *move, float inv_dt,
-                                       uint32_t n)
-{
-    add_body(x, v, w, move, inv_dt, n);
-}
-CLOTH_TARGET_AVX2 static void mix_avx2(const float *top, const float *bottom, float *out, float t, uint32_t n)
-{
-    mix_body(top, bottom, out, t, n);
-}
-/* nodes_body() for the finest level (stride 2) at AVX2, 8 nodes from 16
- * floats: the in-lane shuffle takes the even floats as 0 2 8 10 | 4 6 12 14,
- * and a permute puts them in order. */
-CLOTH_TARGET_AVX2 static inline void nodes8(float *node, const float *fine, const float *d, uint32_t l, uint32_t n,
-                                             int what, bool full)
-{
-    const uint32_t left = n - l, floats = 2u * left - 1u; /* fine[2 l] .. fine[2 (n - 1)] */
-    const __m256i m = cloth_lanes8(left);
-    const __m256 f0 = cloth_load8(fine + 2u * l, cloth_lanes8(floats), full);
-    const __m256 f1 = cloth_load8(fine + 2u * l + 8u, cloth_lanes8(floats > 8u ? floats - 8u : 0u), full);
-    const __m256i order = _mm256_setr_epi32(0, 1, 4, 5, 2, 3, 6, 7);
-    const __m256 f = _mm256_permutevar8x32_ps(_mm256_shuffle_ps(f0, f1, 0x88), order);
-    __m256 v;
-    if (what == NODES_MOVES) {
-        v = _mm256_sub_ps(cloth_load8(node + l, m, full), f);
-    } else {
-        v = _mm256_add_ps(f, d != NULL ? cloth_load8(d + l, m, full) : _mm256_setzero_ps());
-    }
-    cloth_store8(node + l, m, full, v);
-}
-
-CLOTH_TARGET_AVX2 static void nodes_avx2(float *node, const float *fine, const float *d, uint32_t n, uint32_t shift,
-                                         int what)
-{
-    if (shift != 1u) {
-        nodes_body(node, fine, d, n, shift, what);
-        return;
-    }
-    uint32_t l = 0;
-    /* whole vectors read fine[2 l] .. fine[2 l + 15], all in the row while l + 8 < n */
-    for (; n - l > 8u; l += 8u) {
-        nodes8(node, fine, d, l, n, what, true);
-    }
-    if (l < n) {
-        nodes8(node, fine, d, l, n, what, false);
-    }
-}
-/* GCC leaves the two loops below scalar at AVX-512 (an interleaving store, a
- * strided load), so they are written out: the same operations per element,
- * 16 at a time, with the last vector masked. */
-CLOTH_TARGET_AVX512 static void halve_avx512(const float *row, float *out, uint32_t pairs)
-{
-    const __m512i lo = _mm512_setr_epi32(0, 16, 1, 17, 2, 18, 3, 19, 4, 20, 5, 21, 6, 22, 7, 23);
-    const __m512i hi = _mm512_setr_epi32(8, 24, 9, 25, 10, 26, 11, 27, 12, 28, 13, 29, 14, 30, 15, 31);
-    const __m512 half = _mm512_set1_ps(0.5f);
-    for (uint32_t i = 0; i < pairs; i += 16u) {
-        /* row[i + 1 ..] from the two aligned loads rather than a third,
-         * misaligned one, which would wait for the stores that wrote row */
-        const uint32_t left = pairs + 1u - i; /* row[i] .. row[pairs] */
-        const __m512 a = _mm512_maskz_loadu_ps(cloth_lanes16(left), row + i);
-        const __m512 next = left > 16u ? _mm512_maskz_loadu_ps(cloth_lanes16(left - 16u), row + i + 16u)
-                                       : _mm512_setzero_ps();
-        const __m512 b = _mm512_castsi512_ps(_mm512_alignr_epi32(_mm512_castps_si512(next),
-                                                                 _mm512_castps_si512(a), 1));
-        const __m512 mid = _mm512_mul_ps(half, _mm512_add_ps(a, b));
-        _mm512_mask_storeu_ps(out + 2u * i, cloth_lanes16(2u * (pairs - i)), _mm512_permutex2var_ps(a, lo, mid));
-        if (pairs - i > 8u) {
-            _mm512_mask_storeu_ps(out + 2u * i + 16u, cloth_lanes16(2u * (pairs - i) - 16u),
-                                  _mm512_permutex2var_ps(a, hi, mid));
-        }
-    }
-}
-
-/* nodes_body() for the finest level (stride 2): the even floats of 32. */
-CLOTH_TARGET_AVX512 static void nodes2_avx512(float *node, const float *fine, const float *d, uint32_t n, int what)
-{
-    const __m512i even = _mm512_setr_epi32(0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30);
-    for (uint32_t l = 0; l < n; l += 16u) {
-        const uint32_t left = n - l;
-        const __mmask16 m = cloth_lanes16(left);
-        /* fine[2 l] .. fine[2 (n - 1)]: 2 left - 1 floats */
-        const __m512 f0 = _mm512_maskz_loadu_ps(cloth_lanes16(2u * left - 1u), fine + 2u * l);
-        const __m512 f1 = left > 8u ? _mm512_maskz_loadu_ps(cloth_lanes16(2u * left - 17u), fine + 2u * l + 16u)
-                                    : _mm512_setzero_ps();
-        const __m512 f = _mm512_permutex2var_ps(f0, even, f1);
-        __m512 v;
-        if (what == NODES_MOVES) {
-            v = _mm512_sub_ps(_mm512_maskz_loadu_ps(m, node + l), f);
-        } else {
-            v = _mm512_add_ps(f, d != NULL ? _mm512_maskz_loadu_ps(m, d + l) : _mm512_setzero_ps());
-        }
-        _mm512_mask_storeu_ps(node + l, m, v);
-    }
-}
-CLOTH_TARGET_AVX512 static void add_avx512(float *x, float *v, const float *w, const float *move, float inv_dt,
-                                           uint32_t n)
-{
-    add_body(x, v, w, move, inv_dt, n);
-}
-CLOTH_TARGET_AVX512 static void mix_avx512(const float *top, const float *bottom, float *out, float t, uint32_t n)
-{
-    mix_body(top, bottom, out, t, n);
-}
-CLOTH_TARGET_AVX512 static void nodes_avx512(float *node, const float *fine, const float *d, uint32_t n,
-                                             uint32_t shift, int what)
-{
-    if (shift == 1u) {
-        nodes2_avx512(node, fine, d, n, what);
-    } else {
-        nodes_body(node, fine, d, n, shift, what);
-    }
-}
-#endif
-
-/* The loops above at this CPU's vector level. */
+/* The level loops at the cloth's width (kernels/levels.inl). */
 typedef struct level_loops {
     void (*halve)(const float *row, float *out, uint32_t pairs);
     void (*add)(float *x, float *v, const float *w, const float *move, float inv_dt, uint32_t n);
@@ -366,16 +154,8 @@ typedef struct level_loops {
 
 static level_loops pick_loops(const cloth_t *cloth)
 {
-    level_loops f = {halve_plain, add_plain, mix_plain, nodes_plain};
-#if CLOTH_TARGET_X86
-    if (cloth->simd >= CLOTH_SIMD_AVX512) {
-        f = (level_loops){halve_avx512, add_avx512, mix_avx512, nodes_avx512};
-    } else if (cloth->simd >= CLOTH_SIMD_AVX2) {
-        f = (level_loops){halve_avx2, add_avx2, mix_avx2, nodes_avx2};
-    }
-#else
-    (void)cloth;
-#endif
+    const cloth_kernels *k = cloth_kernels_at(cloth->simd);
+    const level_loops f = {k->level_halve, k->level_add, k->level_mix, k->level_nodes};
     return f;
 }
 
@@ -538,7 +318,7 @@ static void node_rows(uint32_t begin, uint32_t end, uint32_t worker, void *ctx)
     const cloth_particles *p = &cloth->p;
     float *const node[3] = {L->x, L->y, L->z};
     const float *const fine[3] = {p->x, p->y, p->z};
-    const int what = job->moves ? NODES_MOVES : NODES_AT;
+    const int what = job->moves ? CLOTH_NODES_MOVES : CLOTH_NODES_AT;
     const bool moved = !job->moves && job->coarser != NULL; /* made with the coarser level's moves */
     for (uint32_t k = begin; k < end; ++k) {
         const uint32_t r = node_at(k, L->shift, cloth->rows);

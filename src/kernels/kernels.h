@@ -75,6 +75,9 @@ struct limit_ctx {
     limit_along_fn *along; /* a row's own springs, at the cloth's width */
 };
 
+/* What the coarse levels' node loop does (kernels/levels.inl). */
+enum { CLOTH_NODES_AT, CLOTH_NODES_MOVES };
+
 typedef struct cloth_kernels {
     uint32_t lanes;
     /* the sphere's response on [begin, end); returns the contacts */
@@ -90,6 +93,11 @@ typedef struct cloth_kernels {
     /* the strain limit's loops: shorten the springs past lim (lim2 = lim^2) */
     limit_run_fn *limit_across;
     limit_along_fn *limit_along;
+    /* the limit's coarse levels (constraints/strain_levels.c) */
+    void (*level_halve)(const float *row, float *out, uint32_t pairs);
+    void (*level_add)(float *x, float *v, const float *w, const float *move, float inv_dt, uint32_t n);
+    void (*level_mix)(const float *top, const float *bottom, float *out, float t, uint32_t n);
+    void (*level_nodes)(float *node, const float *fine, const float *d, uint32_t n, uint32_t shift, int what);
     /* XPBD's spring run on a grid */
     void (*xpbd_span)(const xpbd_span *span);
     float (*ratio2)(const float *x, const float *y, const float *z, uint32_t begin, uint32_t end, uint32_t di,

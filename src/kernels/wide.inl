@@ -7,6 +7,7 @@
 #include "platform/wide.h"
 
 #include "kernels/finite.inl"
+#include "kernels/levels.inl"
 #include "kernels/limit.inl"
 #include "kernels/measure.inl"
 #include "kernels/xpbd_span.inl"
@@ -17,6 +18,10 @@ const cloth_kernels WIDE(cloth_kernels) = {
     .sphere = WIDE(sphere),
     .sphere_near = WIDE(sphere_near),
     .nonfinite = WIDE(nonfinite),
+    .level_halve = WIDE(level_halve),
+    .level_add = WIDE(level_add),
+    .level_mix = WIDE(level_mix),
+    .level_nodes = WIDE(level_nodes),
     .limit_across = WIDE(limit_across),
     .limit_along = WIDE(limit_along),
     .xpbd_span = WIDE(xpbd_span),

@@ -20,7 +20,9 @@
  * and a select on NEON). `wf_unzip` and `wf_zip` only move floats: they
  * deal 2 WIDE_LANES consecutive floats into the first and second ends of
  * springs (x, x + 1), or with `pairs` (x, x + 2) in groups of four (two
- * lanes and up), and back. So a kernel that computes every lane the same
+ * lanes and up), and back, in whatever lane order suits the width;
+ * `wf_even` (the even floats of lo:hi) and `wf_interleave` (a0 b0 a1 b1
+ * ...) keep the order. So a kernel that computes every lane the same
  * way gives the plain C bits at every width; conditions only choose
  * between computed values.
  *
@@ -83,11 +85,27 @@ WIDE_INLINE void wf_zip(bool pairs, wf i, wf j, wf *lo, wf *hi)
     *lo = i;
     *hi = j;
 }
+WIDE_INLINE wf wf_even(wf lo, wf hi)
+{
+    (void)hi;
+    return lo;
+}
+WIDE_INLINE void wf_interleave(wf a, wf b, wf *lo, wf *hi)
+{
+    *lo = a;
+    *hi = b;
+}
 WIDE_INLINE uint32_t wm_count(wm m) { return m ? 1u : 0u; }
 /* lanes k < n (n >= 1): with one lane, the lane */
 WIDE_INLINE wm wm_first(uint32_t n) { return n > 0u; }
-WIDE_INLINE wf wf_load_n(const float *p, uint32_t n) { (void)n; return *p; }
-WIDE_INLINE void wf_store_n(float *p, uint32_t n, wf v) { (void)n; *p = v; }
+/* n is 0 or 1: 0 reads nothing (and gives 0), as the wider masked loads */
+WIDE_INLINE wf wf_load_n(const float *p, uint32_t n) { return n > 0u ? *p : 0.0f; }
+WIDE_INLINE void wf_store_n(float *p, uint32_t n, wf v)
+{
+    if (n > 0u) {
+        *p = v;
+    }
+}
 
 #elif CLOTH_WIDE == 4 && defined(__SSE2__) /* ---------------------------------- */
 #include <emmintrin.h>
@@ -132,6 +150,12 @@ WIDE_INLINE void wf_zip(bool pairs, wf i, wf j, wf *lo, wf *hi)
         *lo = _mm_unpacklo_ps(i, j);
         *hi = _mm_unpackhi_ps(i, j);
     }
+}
+WIDE_INLINE wf wf_even(wf lo, wf hi) { return _mm_shuffle_ps(lo, hi, _MM_SHUFFLE(2, 0, 2, 0)); }
+WIDE_INLINE void wf_interleave(wf a, wf b, wf *lo, wf *hi)
+{
+    *lo = _mm_unpacklo_ps(a, b);
+    *hi = _mm_unpackhi_ps(a, b);
 }
 WIDE_INLINE uint32_t wm_count(wm m) { return (uint32_t)__builtin_popcount((unsigned)_mm_movemask_ps(m)); }
 WIDE_INLINE wm wm_first(uint32_t n)
@@ -205,6 +229,12 @@ WIDE_INLINE void wf_zip(bool pairs, wf i, wf j, wf *lo, wf *hi)
         *hi = vzip2q_f32(i, j);
     }
 }
+WIDE_INLINE wf wf_even(wf lo, wf hi) { return vuzp1q_f32(lo, hi); }
+WIDE_INLINE void wf_interleave(wf a, wf b, wf *lo, wf *hi)
+{
+    *lo = vzip1q_f32(a, b);
+    *hi = vzip2q_f32(a, b);
+}
 WIDE_INLINE uint32_t wm_count(wm m) { return vaddvq_u32(vshrq_n_u32(m, 31)); }
 WIDE_INLINE wm wm_first(uint32_t n)
 {
@@ -277,6 +307,18 @@ WIDE_INLINE void wf_zip(bool pairs, wf i, wf j, wf *lo, wf *hi)
         *lo = _mm256_unpacklo_ps(i, j);
         *hi = _mm256_unpackhi_ps(i, j);
     }
+}
+/* in order across the halves, unlike wf_unzip and wf_zip */
+WIDE_INLINE wf wf_even(wf lo, wf hi)
+{
+    return _mm256_permutevar8x32_ps(_mm256_shuffle_ps(lo, hi, _MM_SHUFFLE(2, 0, 2, 0)),
+                                    _mm256_setr_epi32(0, 1, 4, 5, 2, 3, 6, 7));
+}
+WIDE_INLINE void wf_interleave(wf a, wf b, wf *lo, wf *hi)
+{
+    const __m256 l = _mm256_unpacklo_ps(a, b), h = _mm256_unpackhi_ps(a, b);
+    *lo = _mm256_permute2f128_ps(l, h, 0x20);
+    *hi = _mm256_permute2f128_ps(l, h, 0x31);
 }
 WIDE_INLINE uint32_t wm_count(wm m) { return (uint32_t)__builtin_popcount((unsigned)_mm256_movemask_ps(m)); }
 WIDE_INLINE __m256i wide_lanes8(uint32_t n)
@@ -352,6 +394,16 @@ WIDE_INLINE void wf_zip(bool pairs, wf i, wf j, wf *lo, wf *hi)
         *hi = _mm512_permutex2var_ps(i, _mm512_setr_epi32(8, 24, 9, 25, 10, 26, 11, 27, 12, 28, 13, 29, 14, 30, 15, 31),
                                      j);
     }
+}
+WIDE_INLINE wf wf_even(wf lo, wf hi)
+{
+    return _mm512_permutex2var_ps(lo, _mm512_setr_epi32(0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30), hi);
+}
+WIDE_INLINE void wf_interleave(wf a, wf b, wf *lo, wf *hi)
+{
+    *lo = _mm512_permutex2var_ps(a, _mm512_setr_epi32(0, 16, 1, 17, 2, 18, 3, 19, 4, 20, 5, 21, 6, 22, 7, 23), b);
+    *hi = _mm512_permutex2var_ps(a, _mm512_setr_epi32(8, 24, 9, 25, 10, 26, 11, 27, 12, 28, 13, 29, 14, 30, 15, 31),
+                                 b);
 }
 WIDE_INLINE uint32_t wm_count(wm m) { return (uint32_t)__builtin_popcount((unsigned)m); }
 WIDE_INLINE wm wm_first(uint32_t n) { return (wm)(n >= 16u ? 0xffffu : (1u << n) - 1u); }
