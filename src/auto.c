@@ -16,9 +16,9 @@
  *     passes than CLOTH_AUTO_BUSY_PASSES or half its substeps, and falls
  *     by a fifth after one that needed at most CLOTH_AUTO_IDLE_PASSES or a
  *     quarter of them (never under the start); between the two it stays,
- *     so a cloth at rest keeps one rate. A band of a quarter to a half
- *     does the least work of those measured on the drape from 128 to 512
- *     particles a side (docs/performance.md).
+ *     so a cloth at rest keeps one rate. With a pass costing about a
+ *     substep, the band of a quarter to a half keeps the two in balance
+ *     on small and large cloths alike (docs/performance.md).
  *   - A step whose limit could not reach the guarantee in its
  *     CLOTH_AUTO_MAX_PASSES (a cloth that hits a ball, a jerk on a pin) is
  *     run again from its kept state with twice the rate, at most

@@ -439,8 +439,8 @@ void cloth_strain_levels_apply(cloth_t *cloth, float scale, float inv_dt)
         job.block_rows = cloth_grid_block_rows(rows);
         const uint32_t blocks = (rows + job.block_rows - 1u) / job.block_rows;
         /* a quarter of the fine passes' smallest range: a level's passes are
-         * most of a limit pass's time, and on one thread alone they kept
-         * the other idle (drape-128 on 2 threads: 7 % faster so) */
+         * most of a limit pass's time, and on one thread alone they would
+         * keep the other idle */
         const uint32_t min_blocks = (cloth_grid_min_blocks(job.block_rows, job.L->cols) + 3u) / 4u;
         cloth_parallel_for(cloth, node_rows, rows, min_rows, &job);
         for (uint32_t it = 0; it < LEVEL_PASSES; ++it) {

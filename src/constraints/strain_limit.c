@@ -46,9 +46,8 @@ static bool limited(cloth_spring_type type)
  * than 16 rows. A pass leaves its largest error on the first row of each
  * even block: that row is solved with its block, then the last row of the
  * odd block above pulls it back and stretches the spring below it, and
- * longer blocks have fewer such rows. At 8 rows (N = 128) they held the
- * drape's worst spring; 16 rows let drape-128 drop a limit pass and
- * drape-64 a substep (docs/performance.md). The number of blocks still
+ * longer blocks have fewer such rows (docs/performance.md, figures behind
+ * the code). The number of blocks still
  * depends on the grid only, so the bits do not change with the threads;
  * from 241 rows up this is cloth_grid_block_rows() itself. */
 static uint32_t fine_block_rows(uint32_t rows)

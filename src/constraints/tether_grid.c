@@ -282,8 +282,8 @@ static void finish_exact(lanes *b, cloth_particles *pt, uint32_t n)
 /* The grid path's copying in and out with AVX-512: a chunk's flagged
  * particles go into the batch 16 at a time, compressed out of the vectors
  * that hold them, and come back expanded into the same vectors, where
- * grid_push() and cloth_tether_lanes_flush() copy one float at a time (half
- * the tether pass of drape-128). The lanes and their order are grid_push()'s,
+ * grid_push() and cloth_tether_lanes_flush() copy one float at a time (most
+ * of the tether pass where few particles are past their tethers). The lanes and their order are grid_push()'s,
  * so the solve gives the same bits. A batch is flushed when 16 more might not fit,
  * so it may run with fewer than LANES lanes; lanes are independent. */
 CLOTH_TARGET_AVX512 static void grid_flush_avx512(lanes *b, cloth_particles *pt)

@@ -26,7 +26,7 @@
  * undo the warp lengths. Velocities are not taken from the position change:
  * a one-directional pass moves only the far end of each link, a push nothing
  * pushes back on, and read as velocity it pumps energy into the cloth every
- * substep (measured: a swinging curtain gained 8000 times its energy in 2 s).
+ * substep (a swinging curtain's energy grew without bound).
  * Constraining positions and velocities separately, as RATTLE does for rigid
  * molecules, keeps the swing's energy bounded.
  *
@@ -223,8 +223,8 @@ static void warp_positions(const cloth_t *cloth, const cloth_step_view *s, float
  * (which this replaced, alternated four times) does not converge on a cloth
  * coupled in two directions: hung from two corners, the part it left pushing
  * against the links was then cut off by the position passes without the
- * velocities knowing, and the swing grew (measured: kinetic energy 0.012 J at
- * 2.5 s, 1.26 J at 10 s, top row sagging 13 cm with weft links 68 % long).
+ * velocities knowing, and the swing grew (docs/performance.md, figures
+ * behind the code).
  *
  * Conjugate gradients on the whole system, preconditioned by its two
  * block-diagonal halves, every row's weft chain and every column's warp chain
@@ -382,9 +382,8 @@ static double dot(const cloth_step_view *s, float *const *a, int i, int j)
 /* The solve stops when the residual (in the preconditioner's norm) is down
  * to CG_TOLERANCE of what the substep's forces brought: what is left, about
  * 1e-3 g h, drifts the links by 1e-3 g h^2 per substep, well inside what the
- * position passes restore anyway. Measured: 4 to 6 iterations on the curtain
- * and on a cloth hung from two corners; tighter (1e-4, 1e-6) changed neither
- * the settling nor the per-step cost noticeably. The cap bounds the cost of a
+ * position passes restore anyway, and a tighter tolerance changes neither
+ * the settling nor the cost. The cap bounds the cost of a
  * badly crumpled cloth, whose leftover the position passes then cut off as
  * before. */
 enum { CG_MAX_ITERATIONS = 16 };

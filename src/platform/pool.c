@@ -32,8 +32,7 @@
  * more pieces balance it more finely, at one atomic operation a piece;
  * fewer, coarser ones would move a large share of the work, and of its
  * cache lines, to the other thread, and the even cut is then as good
- * (measured on drape-128's collider pass: 2 pieces per thread ran slower
- * shared than cut in 2, 4 faster; on drape-256's, 8 faster than 4). */
+ * (docs/performance.md, figures behind the code). */
 #define MIN_PIECES 4u
 #define MAX_PIECES 8u
 
