@@ -7,6 +7,7 @@
  * the substep count.
  */
 #include "cloth_internal.h"
+#include "forces.h"
 
 void cloth_aerodynamics(cloth_t *cloth, const float *wind, size_t stride)
 {

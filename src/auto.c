@@ -39,6 +39,9 @@
  */
 #include "cloth_internal.h"
 #include "integrators/facts.h"
+#include "auto.h"
+#include "bending.h"
+#include "springs.h"
 
 #include <float.h>
 

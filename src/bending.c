@@ -30,6 +30,7 @@
  * sagged shape in.
  */
 #include "cloth_internal.h"
+#include "bending.h"
 
 #include <stdlib.h>
 #include <string.h>

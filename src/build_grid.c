@@ -4,6 +4,8 @@
  * springs.c), so nothing but rest lengths is stored for them.
  */
 #include "cloth_internal.h"
+#include "builders.h"
+#include "springs.h"
 
 #include <float.h>
 #include <string.h>

@@ -8,6 +8,7 @@
  */
 #include "cloth_internal.h"
 #include "platform/stride.h"
+#include "builders.h"
 
 #include <stdlib.h>
 #include <string.h>

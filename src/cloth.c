@@ -3,6 +3,15 @@
  * starts from.
  */
 #include "cloth_internal.h"
+#include "auto.h"
+#include "bending.h"
+#include "builders.h"
+#include "colliders/colliders.h"
+#include "constraints/constraints.h"
+#include "curvature.h"
+#include "forces.h"
+#include "integrators/integrators.h"
+#include "pins.h"
 
 #include <string.h>
 

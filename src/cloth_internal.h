@@ -90,7 +90,6 @@ typedef struct cloth_air {
     float density, drag, lift;
 } cloth_air;
 
-
 struct cloth {
     /* Every allocation goes through `alloc`, which forwards to mem.host and
      * keeps mem.live_bytes; copies of it (integrator states keep one) count
@@ -205,7 +204,6 @@ struct cloth {
     bool strain_levels_stale;                  /* their node masses, after a pin or mass change */
 };
 
-
 /* The public functions src/ needs itself, as cloth_do_<name>: the public
  * cloth_<name> is a wrapper around each (adding the re-entry check,
  * cloth_busy(), where it has one), so src/ never calls the public API
@@ -223,188 +221,6 @@ uint32_t cloth_do_spring_count(const cloth_t *cloth);
 void cloth_do_destroy(cloth_t *cloth);
 cloth_status cloth_do_set_watchdog(cloth_t *cloth, float max_strain, float max_kinetic_energy, cloth_watchdog_action action);
 
-/* build_grid.c */
-cloth_status cloth_build_grid(cloth_t *cloth, const cloth_grid_desc *desc);
-
-/* springs.c: the grid stencil. A family joins (r, c) to (r + dr, c + dc). */
-typedef struct cloth_grid_family {
-    int32_t dr, dc;
-    cloth_spring_type type;
-    bool wide; /* only with 24 neighbours */
-} cloth_grid_family;
-extern const cloth_grid_family cloth_grid_families[CLOTH_GRID_FAMILIES];
-/* Rest lengths from the grid's axes (which need not be orthogonal). */
-void cloth_springs_rest(cloth_t *cloth, const float u[3], const float v[3], float spacing);
-/* Add the spring forces (with spring damping) to f. */
-void cloth_springs_accumulate(cloth_t *cloth);
-/* bending.c: add the dihedral hinges' forces to f (part of the spring stage); free them.
- * A material's rigidity on a mesh: make the hinges (the only allocation),
- * then set D, which gives hinge e the stiffness D |e|^2 / A_e on top of
- * cloth_set_bending_stiffness()'s. The projection is the position solvers'
- * form: one XPBD pass over the hinges, moving x and v (h the substep). */
-void cloth_bending_accumulate(cloth_t *cloth);
-void cloth_bending_free(cloth_t *cloth);
-cloth_status cloth_bending_reserve(cloth_t *cloth);
-void cloth_bending_set_rigidity(cloth_t *cloth, float rigidity);
-void cloth_bending_project(cloth_t *cloth, float h);
-/* curvature.c: a grid's curvature constraints along rows and columns from
- * cloth->rigidity: forces (force-based integrators) or one XPBD pass. */
-void cloth_curvature_accumulate(cloth_t *cloth);
-void cloth_curvature_project(cloth_t *cloth, float h);
-/* Its scratch for `rigidity` (none for 0 or a mesh): OUT_OF_MEMORY changes nothing. */
-cloth_status cloth_curvature_reserve(cloth_t *cloth, float rigidity);
-void cloth_curvature_free(cloth_t *cloth);
-/* springs.c: a grid's run [begin, end) of family f in row r cut where the
- * border structural springs count half (cloth->edge_halving): up to three
- * pieces, each with its stiffness factor (1 or 0.5). */
-typedef struct cloth_subrun {
-    uint32_t begin, end;
-    float scale;
-} cloth_subrun;
-uint32_t cloth_family_edges_split(const cloth_t *cloth, uint32_t f, uint32_t r, uint32_t begin, uint32_t end,
-                                  cloth_subrun out[3]);
-/* Inline so that the common case, no halving, costs the solvers' row loops no call. */
-static inline uint32_t cloth_family_edges(const cloth_t *cloth, uint32_t f, uint32_t r, uint32_t begin,
-                                          uint32_t end, cloth_subrun out[3])
-{
-    if (!cloth->edge_halving || cloth_grid_families[f].type != CLOTH_SPRING_STRUCTURAL || begin >= end) {
-        out[0] = (cloth_subrun){begin, end, 1.0f};
-        return 1u;
-    }
-    return cloth_family_edges_split(cloth, f, r, begin, end, out);
-}
-/* Whether family f is in use in this grid cloth. */
-bool cloth_family_active(const cloth_t *cloth, uint32_t f);
-/* Range of particles i joined to i + di by family f in row r: [*begin, *end). */
-bool cloth_family_row(const cloth_t *cloth, uint32_t f, uint32_t r, uint32_t *begin, uint32_t *end,
-                      uint32_t *di);
-/* The particles of row r on springs of family f, for passes that gather per
- * particle: [end_begin, end_end) are the second ends of the springs that end
- * in row r (each p on (p - di, p)), [start_begin, start_end) the first ends
- * of those that start in it (each p on (p, p + di)); an empty range has
- * begin == end. A scatter over the springs in table order reaches a particle
- * through the first kind before the second. */
-typedef struct cloth_row_runs {
-    uint32_t end_begin, end_end, start_begin, start_end, di;
-} cloth_row_runs;
-void cloth_family_row_runs(const cloth_t *cloth, uint32_t f, uint32_t r, cloth_row_runs *out);
-
-/* build_mesh.c */
-cloth_status cloth_build_mesh(cloth_t *cloth, const cloth_mesh_desc *desc);
-void cloth_mesh_free(cloth_t *cloth);
-
-/* cloth.c: shared by both builders */
-cloth_status cloth_alloc_particles(cloth_t *cloth, uint32_t count);
-cloth_status cloth_create_common(const cloth_allocator *hooks, cloth_t **out);
-
-/* forces.c: the air's defaults for a new cloth; per substep, clear the
- * accumulators, then wind and the host's force hook (CLOTH_ERR_UNSTABLE when
- * a hook wrote a non-finite value); free the accumulators and the hooks'
- * buffers. */
-void cloth_forces_defaults(cloth_t *cloth);
-cloth_status cloth_forces_begin(cloth_t *cloth);
-void cloth_forces_free(cloth_t *cloth);
-/* The force accumulators are needed by every integrator but the built-in
- * XPBD on a grid, and by wind and the force hook. A setter reserves them for
- * the configuration it is about to install (integrator `kind`, wind on, a
- * hook), before it changes anything, so that OUT_OF_MEMORY leaves all as it
- * was; and settles once it has installed it or given up, which frees them
- * if the cloth's configuration does not need them. The step never allocates. */
-cloth_status cloth_forces_reserve(cloth_t *cloth, cloth_integrator kind, bool wind_on, bool hook);
-void cloth_forces_settle(cloth_t *cloth);
-/* aerodynamics.c: add the air's force on every triangle; `wind` holds an
- * xyz velocity every `stride` floats (0: one for all particles). */
-void cloth_aerodynamics(cloth_t *cloth, const float *wind, size_t stride);
-
-/* pins.c: room for `pins` records and their hash (nothing changes on
- * OUT_OF_MEMORY); the hash made again from the table, after a snapshot
- * replaced it; the step's pin motion; the memory. */
-cloth_status cloth_pins_reserve(cloth_t *cloth, uint32_t pins);
-void cloth_pins_index(cloth_t *cloth);
-void cloth_pins_begin_step(cloth_t *cloth);
-void cloth_pins_apply(cloth_t *cloth, uint32_t substep, uint32_t substeps, float dt);
-void cloth_pins_free(cloth_t *cloth);
-/* Every pin takes its particle's inverse mass as the one to restore on
- * release and holds the particle at 0 again (after masses were rewritten). */
-void cloth_pins_set_free_mass(cloth_t *cloth);
-
-/* constraints/tethers.c: keep a mesh's creation shape (at creation); project
- * every free particle onto its tethers (after the integrator) in two parts,
- * so that the caller can split the particles: prepare once per substep
- * (false: nothing to do), then apply to ranges that cover [0, count) in any
- * split, on any threads, with the same result; free both. */
-cloth_status cloth_tethers_capture_rest(cloth_t *cloth);
-bool cloth_tethers_prepare(cloth_t *cloth);
-/* Reserve the tether table a cloth with `pins` pins needs (a mesh, or a
- * grid with more than CLOTH_TETHERS_PER_PARTICLE), while the tethers are
- * on; OK when there is nothing to reserve. Called before pins are added. */
-cloth_status cloth_tethers_reserve(cloth_t *cloth, uint32_t pins);
-void cloth_tethers_apply_range(cloth_t *cloth, uint32_t begin, uint32_t end);
-void cloth_tethers_free(cloth_t *cloth);
-
-/* constraints/strain_limit.c: `passes` of the step's limiting passes, the
- * first of them pass number `first` (passes below
- * cloth_set_strain_level_sweeps()'s count start with the levels), after
- * its last substep; dt is the step's. */
-void cloth_strain_limit_apply(cloth_t *cloth, float dt, uint32_t first, uint32_t passes);
-/* The worst strain of the structural and shear springs now (0 with none). */
-float cloth_strain_limit_worst(cloth_t *cloth);
-/* constraints/strain_levels.c: a grid's coarse levels for the limit (none
- * for a mesh or a small grid); one coarse-to-fine sweep of them, moving the
- * particles and their velocities (inv_dt); their memory. */
-cloth_status cloth_strain_levels_alloc(cloth_t *cloth);
-void cloth_strain_levels_apply(cloth_t *cloth, float scale, float inv_dt);
-void cloth_strain_levels_free(cloth_t *cloth);
-/* constraints/strain_limit.c: the limit's own arrays (lx, ly, lz) */
-void cloth_strain_limit_free(cloth_t *cloth);
-
-/* auto.c: the settings cloth_step() chooses when the host passed 0. The
- * automatic limit runs passes until the worst strain is within
- * cloth_auto_strain_bound() (max_strain, and CLOTH_LIMIT_SLACK of it more,
- * plus float rounding), at most CLOTH_AUTO_MAX_PASSES. */
-#define CLOTH_LIMIT_SLACK 0.01f
-#define CLOTH_AUTO_MAX_PASSES 64u
-/* The automatic limit stops early once its passes shorten the worst link
- * by less than this share of its strain per pass, over the last
- * CLOTH_LIMIT_STALL_SPAN passes: a guarantee the pins or the colliders make
- * impossible (pins pulled further apart than the cloth reaches) then costs
- * a few passes, not CLOTH_AUTO_MAX_PASSES every step, while a limit that
- * crawls (a long strip too narrow for coarse levels) goes on. A single pass
- * may lengthen the worst link; a span of them that converges does not. */
-#define CLOTH_LIMIT_STALL 0.001f
-#define CLOTH_LIMIT_STALL_SPAN 8u
-/* The automatic limit shortens a link past (1 + (1 - CLOTH_LIMIT_MARGIN)
- * max_strain) times its rest length to that length, not to the guarantee's:
- * Gauss-Seidel passes over links that all sit at their bound push each
- * other back over it and crawl towards it, while a target inside the bound
- * leaves room for the push, and the wider the room the fewer the passes
- * (docs/performance.md has the figures). The price: the limit takes out a
- * fabric's own stretch past a third of its max_strain. */
-#define CLOTH_LIMIT_MARGIN (2.0f / 3.0f)
-/* A new cloth's stretch guarantee, its tethers' allowance and its watchdog
- * bound (cloth.c). The guarantee is 9 %, its limit aiming at 3 % as the
- * tethers do: loose enough that the automatic settings cost about what a
- * hand-tuned setup does, and well inside the 10 % a cloth should never
- * pass (docs/performance.md, docs/materials.md). */
-#define CLOTH_DEFAULT_MAX_STRAIN 0.09f
-#define CLOTH_DEFAULT_TETHER_STRAIN 0.03f
-#define CLOTH_DEFAULT_WATCHDOG_STRAIN 3.0f
-float cloth_auto_strain_bound(float max_strain);
-uint32_t cloth_auto_substeps(const cloth_t *cloth, float dt);
-uint32_t cloth_auto_iterations(const cloth_t *cloth);
-void cloth_auto_adapt(cloth_t *cloth);
-/* After an attempt at a step that kept its state finite, `spent` substeps
- * run so far in the step: the substeps to run the step again with, from
- * its kept state, because the automatic limit missed its guarantee and
- * more substeps are allowed; 0 to keep it. */
-uint32_t cloth_auto_redo(cloth_t *cloth, float dt, uint32_t attempt, uint32_t spent);
-/* The automatic state a new cloth starts with; whether a rate and a pass
- * count are ones the automatic settings can hold (a snapshot's, snapshot.c). */
-void cloth_auto_defaults(cloth_t *cloth);
-bool cloth_auto_state_ok(float rate, uint32_t passes);
-/* bending.c: the stiffest hinge, N m / rad (0 without hinges) */
-float cloth_bending_k_max(const cloth_t *cloth);
-
 /* Pins or inverse masses changed: what is made from them is made again at the next step. */
 static inline void cloth_masses_changed(cloth_t *cloth)
 {
@@ -412,51 +228,6 @@ static inline void cloth_masses_changed(cloth_t *cloth)
     cloth->strain_levels_stale = true;
 }
 
-/* integrators/xpbd.c: make or free the grid solver's lambdas after
- * cloth_set_iterations() (they exist only with more than one iteration). */
-cloth_status cloth_xpbd_iterations_changed(cloth_t *cloth);
-
-/* colliders/ */
-/* Place every collider for the end of substep `substep` (1-based) of
- * `substeps` in a step of dt seconds; the step calls it before each
- * substep's forces. */
-void cloth_colliders_begin_substep(cloth_t *cloth, uint32_t substep, uint32_t substeps, float dt);
-/* Put every collider back where the current step began (before the step is
- * run again from its kept state, step.c). */
-void cloth_colliders_rewind(cloth_t *cloth);
-/* Resolve particles [begin, end) against every collider and return the
- * contacts: ranges may run on different threads, since a particle's response
- * reads and writes only itself and the colliders. */
-uint32_t cloth_colliders_apply_range(cloth_t *cloth, uint32_t begin, uint32_t end);
-/* Resolve one particle against every collider, for integrators that
- * interleave contacts with their own constraints (cloth_step_view). */
-void cloth_colliders_apply_one(cloth_t *cloth, uint32_t i);
-void cloth_colliders_free(cloth_t *cloth);
-
-/* integrators/integrators.c */
-const cloth_integrator_vtable *cloth_integrator_lookup(cloth_integrator kind);
-/* Install a table (built-in or host's): create the new state, then drop the old. */
-cloth_status cloth_integrator_install(cloth_t *cloth, const cloth_integrator_vtable *vt, void *user,
-                                      cloth_integrator kind);
-void cloth_integrator_release(cloth_t *cloth);
-extern const cloth_integrator_vtable cloth_integrator_euler;
-extern const cloth_integrator_vtable cloth_integrator_trapezoid;
-extern const cloth_integrator_vtable cloth_integrator_verlet;
-extern const cloth_integrator_vtable cloth_integrator_pbd;
-extern const cloth_integrator_vtable cloth_integrator_semirigid;
-extern const cloth_integrator_vtable cloth_integrator_relaxation;
-extern const cloth_integrator_vtable cloth_integrator_xpbd;
-extern const cloth_integrator_vtable cloth_integrator_implicit;
-/* Per-cloth integrator state made of `n` scratch arrays of cloth->count
- * floats, each aligned; it keeps its allocator so that destroy needs no cloth. */
-#define CLOTH_SCRATCH_MAX 32 /* semi-rigid uses 30 */
-typedef struct cloth_scratch {
-    cloth_allocator alloc;
-    size_t bytes;
-    float *a[CLOTH_SCRATCH_MAX];
-} cloth_scratch;
-cloth_status cloth_scratch_create(const cloth_t *cloth, uint32_t n, void **out);
-void cloth_scratch_destroy(void *user, void *state); /* fits cloth_integrator_vtable.destroy */
 /* Gravity acts only on particles that can move (w > 0). */
 static inline float cloth_gravity_mask(float w)
 {

@@ -23,6 +23,15 @@ static inline float cloth_curvature_line_k(float rigidity, uint32_t index, uint3
 /* The clamps' second count (curvature.c's header comment): as forces, for
  * the force-based integrators, or as one XPBD projection of the free
  * particle after the lines' solve (h the substep). */
+/* curvature.c: a grid's curvature constraints along rows and columns from
+ * cloth->rigidity: forces (force-based integrators) or one XPBD pass. */
+void cloth_curvature_accumulate(cloth_t *cloth);
+void cloth_curvature_project(cloth_t *cloth, float h);
+/* Its scratch for `rigidity` (none for 0 or a mesh): OUT_OF_MEMORY changes nothing. */
+cloth_status cloth_curvature_reserve(cloth_t *cloth, float rigidity);
+void cloth_curvature_free(cloth_t *cloth);
+
+/* curvature_clamp.c */
 void cloth_curvature_clamp_forces(cloth_t *cloth);
 void cloth_curvature_clamp_project(cloth_t *cloth, float h);
 

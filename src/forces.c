@@ -14,6 +14,7 @@
  */
 #include "cloth_internal.h"
 #include "platform/finite.h"
+#include "forces.h"
 
 #include <string.h>
 

@@ -8,6 +8,9 @@
  * had, leaves the cloth as it was.
  */
 #include "cloth_internal.h"
+#include "bending.h"
+#include "curvature.h"
+#include "pins.h"
 
 #include <float.h>
 

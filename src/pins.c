@@ -7,6 +7,8 @@
  * carry w = 0 for pinned particles, which is all the integrators need.
  */
 #include "cloth_internal.h"
+#include "constraints/constraints.h"
+#include "pins.h"
 
 #include <string.h>
 

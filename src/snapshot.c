@@ -6,6 +6,9 @@
  * a refused snapshot changes nothing.
  */
 #include "cloth_internal.h"
+#include "auto.h"
+#include "constraints/constraints.h"
+#include "pins.h"
 
 #include <string.h>
 

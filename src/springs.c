@@ -8,6 +8,9 @@
  */
 #include "cloth_internal.h"
 #include "platform/target.h"
+#include "bending.h"
+#include "curvature.h"
+#include "springs.h"
 
 /* Grouped by type so that cloth_get_springs() lists types in order. */
 const cloth_grid_family cloth_grid_families[CLOTH_GRID_FAMILIES] = {

@@ -9,6 +9,7 @@
 #endif
 
 #include "cloth_internal.h"
+#include "springs.h"
 
 #include <float.h>
 #include <string.h>

@@ -14,6 +14,14 @@
  * integrator may have moved them.
  */
 #include "cloth_internal.h"
+#include "auto.h"
+#include "bending.h"
+#include "colliders/colliders.h"
+#include "constraints/constraints.h"
+#include "curvature.h"
+#include "forces.h"
+#include "pins.h"
+#include "springs.h"
 
 #include "integrators/facts.h"
 #include "kernels/kernels.h"

@@ -4,6 +4,7 @@
  * step owns the rollback; the watchdog only says whether one is wanted.
  */
 #include "cloth_internal.h"
+#include "constraints/constraints.h"
 
 cloth_status cloth_do_set_watchdog(cloth_t *cloth, float max_strain, float max_kinetic_energy,
                                 cloth_watchdog_action action)

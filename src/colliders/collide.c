@@ -6,6 +6,7 @@
  * moving surface, Coulomb friction) is applied in world space.
  */
 #include "shapes.h"
+#include "colliders/colliders.h"
 
 static cloth_shape_fn shape_of(cloth_collider_kind kind)
 {

@@ -4,6 +4,7 @@
  * through cloth_collider_add(); the pass over the particles is collide.c.
  */
 #include "shapes.h"
+#include "colliders/colliders.h"
 
 static cloth_collider *find(const cloth_t *cloth, cloth_collider_id id)
 {

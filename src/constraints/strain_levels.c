@@ -31,6 +31,8 @@
  * the same bits on every vector level.
  */
 #include "strain_kernels.h"
+#include "constraints/constraints.h"
+#include "springs.h"
 
 #include <string.h>
 

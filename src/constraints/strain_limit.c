@@ -24,6 +24,9 @@
  * pass; the spring loops themselves are in strain_kernels.c.
  */
 #include "strain_kernels.h"
+#include "auto.h"
+#include "constraints/constraints.h"
+#include "springs.h"
 
 #include "kernels/kernels.h"
 

@@ -37,6 +37,7 @@
  * creation (cloth_tethers_capture_rest), since nothing else keeps them.
  */
 #include "tethers.h"
+#include "constraints/constraints.h"
 
 #include <string.h>
 

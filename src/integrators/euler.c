@@ -4,6 +4,7 @@
  *     v' = (v + (g + w f) h) d,   x' = x + v' h,   d = exp(-c h)
  */
 #include "cloth_internal.h"
+#include "integrators/integrators.h"
 
 static cloth_status euler_step(void *user, void *state, const cloth_step_view *s)
 {

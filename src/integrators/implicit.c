@@ -39,6 +39,8 @@
  * and keeps its own explicit stability limit.
  */
 #include "cloth_internal.h"
+#include "integrators/integrators.h"
+#include "springs.h"
 
 #include <string.h>
 

@@ -4,6 +4,8 @@
  */
 #include "cloth_internal.h"
 #include "integrators/facts.h"
+#include "forces.h"
+#include "integrators/integrators.h"
 
 #include <string.h>
 

@@ -15,6 +15,8 @@
  */
 #include "cloth_internal.h"
 #include "platform/target.h"
+#include "integrators/integrators.h"
+#include "springs.h"
 
 #include <string.h>
 

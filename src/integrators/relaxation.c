@@ -8,6 +8,8 @@
  * set to zero. A particle without active springs falls by g h^2.
  */
 #include "cloth_internal.h"
+#include "integrators/integrators.h"
+#include "springs.h"
 
 #include <string.h>
 

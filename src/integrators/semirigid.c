@@ -36,6 +36,7 @@
  * only the weft links hold it up.
  */
 #include "cloth_internal.h"
+#include "integrators/integrators.h"
 
 #include <float.h>
 #include <string.h>

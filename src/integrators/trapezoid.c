@@ -5,6 +5,7 @@
  * Exact for constant acceleration; not symplectic (see the header).
  */
 #include "cloth_internal.h"
+#include "integrators/integrators.h"
 
 static cloth_status trapezoid_step(void *user, void *state, const cloth_step_view *s)
 {

@@ -6,6 +6,7 @@
  *     x' = x + (d v + a h) h,   v' = (x' - x) / h = d v + a h
  */
 #include "cloth_internal.h"
+#include "integrators/integrators.h"
 
 static cloth_status verlet_step(void *user, void *state, const cloth_step_view *s)
 {

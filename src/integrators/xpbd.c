@@ -47,6 +47,7 @@
  */
 #include "cloth_internal.h"
 #include "xpbd_grid.h"
+#include "integrators/integrators.h"
 
 #include <string.h>
 

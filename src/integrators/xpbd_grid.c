@@ -25,6 +25,7 @@
  * with one iteration, and one lambda per spring with more.
  */
 #include "xpbd_grid.h"
+#include "springs.h"
 
 #include "platform/target.h"
 
