@@ -1,6 +1,6 @@
 /*
  * Creating a cloth: the grid and mesh builders (build_grid.c,
- * build_mesh.c) and what they share with creation (cloth.c).
+ * build_mesh.c) and the particle arrays they make (particles.c).
  */
 #ifndef CLOTHSIM_SRC_BUILDERS_H
 #define CLOTHSIM_SRC_BUILDERS_H
@@ -14,8 +14,8 @@ cloth_status cloth_build_grid(cloth_t *cloth, const cloth_grid_desc *desc);
 cloth_status cloth_build_mesh(cloth_t *cloth, const cloth_mesh_desc *desc);
 void cloth_mesh_free(cloth_t *cloth);
 
-/* cloth.c: shared by both builders */
+/* particles.c: the particle arrays of `count` particles, zeroed, in one
+ * block (OUT_OF_MEMORY changes nothing) */
 cloth_status cloth_alloc_particles(cloth_t *cloth, uint32_t count);
-cloth_status cloth_create_common(const cloth_allocator *hooks, cloth_t **out);
 
 #endif /* CLOTHSIM_SRC_BUILDERS_H */

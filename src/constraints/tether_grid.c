@@ -42,16 +42,6 @@
  */
 #define CHUNK 128u
 
-typedef struct grid_pins {
-    uint32_t n;
-    uint32_t index[K]; /* increasing: the order cloth_tether_constrain() takes them in */
-    int32_t row[K], col[K];
-    float x[K], y[K], z[K], vx[K], vy[K], vz[K];
-    double s2, cross; /* cloth_tether_grid_terms */
-    double a, b;      /* scale^2 (1 - m) times s2 and cross */
-    bool exact_only;  /* the float test is not proven for this grid: flag every free particle */
-} grid_pins;
-
 static void grid_pins_init(const cloth_t *cloth, float scale, grid_pins *g)
 {
     memset(g, 0, sizeof *g);
@@ -118,68 +108,6 @@ static CLOTH_INLINE_ALWAYS bool flag_span(const cloth_particles *pt, const grid_
         any |= f;
     }
     return any != 0;
-}
-
-/* The grid path's batches take their pins from the grid and their rest
- * distances from the rows and columns, as the table's rebuild does. */
-static CLOTH_INLINE_ALWAYS void grid_fill_body(lanes *b)
-{
-    const grid_pins *g = b->grid;
-    const uint32_t count = b->n;
-    const double s2 = g->s2, cross = g->cross;
-    const float scale = b->scale;
-    for (uint32_t k = 0; k < b->pins; ++k) {
-        const uint32_t p = g->index[k];
-        const float x = g->x[k], y = g->y[k], z = g->z[k], vx = g->vx[k], vy = g->vy[k], vz = g->vz[k];
-        const double pr = (double)g->row[k], pc = (double)g->col[k];
-        const double *restrict row = b->row, *restrict col = b->col;
-        float *restrict rest = b->rest[k], *restrict r = b->r[k];
-        for (uint32_t j = 0; j < count; ++j) {
-            rest[j] = grid_rest(s2, cross, col[j] - pc, row[j] - pr);
-            r[j] = scale * rest[j];
-        }
-        for (uint32_t j = 0; j < count; ++j) {
-            b->pin[k][j] = p;
-            b->px[k][j] = x;
-            b->py[k][j] = y;
-            b->pz[k][j] = z;
-            b->pvx[k][j] = vx;
-            b->pvy[k][j] = vy;
-            b->pvz[k][j] = vz;
-        }
-    }
-}
-
-static void grid_fill_plain(lanes *b)
-{
-    grid_fill_body(b);
-}
-
-#if CLOTH_TARGET_X86
-CLOTH_TARGET_AVX2 static void grid_fill_avx2(lanes *b)
-{
-    grid_fill_body(b);
-}
-
-CLOTH_TARGET_AVX512 static void grid_fill_avx512(lanes *b)
-{
-    grid_fill_body(b);
-}
-#endif
-
-void cloth_tether_grid_fill(lanes *b)
-{
-#if CLOTH_TARGET_X86
-    if (b->simd >= CLOTH_SIMD_AVX512) {
-        grid_fill_avx512(b);
-        return;
-    }
-    if (b->simd >= CLOTH_SIMD_AVX2) {
-        grid_fill_avx2(b);
-        return;
-    }
-#endif
-    grid_fill_plain(b);
 }
 
 /* A flagged particle i at row r, column c, on a grid with one or two pins:

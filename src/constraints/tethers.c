@@ -193,14 +193,6 @@ cloth_status cloth_get_tether_schedule(const cloth_t *cloth, cloth_tether_schedu
     return CLOTH_OK;
 }
 
-/* The two coefficients of a grid's rest distances (tethers.h). */
-void cloth_tether_grid_terms(const cloth_t *cloth, double *s2, double *cross)
-{
-    const double s = (double)cloth->family_rest[0], diag = (double)cloth->family_rest[2];
-    *s2 = s * s;
-    *cross = diag * diag - 2.0 * *s2;
-}
-
 static float grid_rest_distance(const cloth_t *cloth, uint32_t a, uint32_t b)
 {
     double s2, cross;
@@ -238,34 +230,6 @@ static void insert_pin(uint32_t pin[K], float rest[K], uint32_t p, float d)
     }
     pin[at] = p;
     rest[at] = d;
-}
-
-void cloth_tether_clear_list(uint32_t pin[K], float rest[K])
-{
-    for (int k = 0; k < K; ++k) {
-        pin[k] = NO_PIN;
-        rest[k] = 0.0f;
-    }
-}
-
-/* A particle's pins in the order cloth_tether_constrain() takes them: by
- * particle index, NO_PIN (the largest) after the last. The projection's last
- * bits can depend on the order of the balls, so every path hands them over
- * in one order, and this one the grid path knows without sorting anything
- * per particle. */
-void cloth_tether_order_by_index(uint32_t pin[K], float rest[K])
-{
-    for (int a = 1; a < K; ++a) {
-        const uint32_t p = pin[a];
-        const float d = rest[a];
-        int b = a;
-        for (; b > 0 && pin[b - 1] > p; --b) {
-            pin[b] = pin[b - 1];
-            rest[b] = rest[b - 1];
-        }
-        pin[b] = p;
-        rest[b] = d;
-    }
 }
 
 /* Particle i's K nearest pins among all of them, in index order. */

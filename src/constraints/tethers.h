@@ -33,7 +33,7 @@ struct cloth_tethers {
  * point on two touching spheres counts as inside both. */
 #define INSIDE_EPS 1e-6
 
-/* --- Rest distances on a grid (tethers.c) ------------------------------
+/* --- Rest distances on a grid (tether_list.c) --------------------------
  *
  * Rest distance between grid particles dc columns and dr rows apart. A
  * grid particle (r, c) rests at s (c u + r v) with unit axes u, v, so
@@ -54,7 +54,7 @@ static CLOTH_INLINE_ALWAYS float grid_rest(double s2, double cross, double dc, d
     return (float)sqrt(0.5 * (d2 + fabs(d2)));
 }
 
-/* --- A particle's list of pins (tethers.c) --------------------------- */
+/* --- A particle's list of pins (tether_list.c) ----------------------- */
 
 /* No pin: NO_PIN, rest distance 0, in all K slots. */
 void cloth_tether_clear_list(uint32_t pin[K], float rest[K]);
@@ -74,7 +74,18 @@ void cloth_tether_constrain_exact(cloth_particles *pt, uint32_t i, const uint32_
 
 #define LANES 64u
 
-struct grid_pins; /* tether_grid.c */
+/* A grid's pins, for the grid path (tether_grid.c) and its batches
+ * (tether_batch.c, which fills their pins and rest distances from it). */
+typedef struct grid_pins {
+    uint32_t n;
+    uint32_t index[K]; /* increasing: the order cloth_tether_constrain() takes them in */
+    int32_t row[K], col[K];
+    float x[K], y[K], z[K], vx[K], vy[K], vz[K];
+    double s2, cross; /* cloth_tether_grid_terms */
+    double a, b;      /* scale^2 (1 - m) times s2 and cross */
+    bool exact_only;  /* the float test is not proven for this grid: flag every free particle */
+} grid_pins;
+
 
 /* Up to LANES particles on the same number of tethers, structure of arrays. */
 typedef struct lanes {
@@ -116,10 +127,12 @@ void cloth_tether_lanes_flush(lanes *b, cloth_particles *pt);
 void cloth_tether_constrain(cloth_particles *pt, lanes *one, lanes *two, uint32_t i, const uint32_t *pin,
                             const float *rest, float scale);
 
+/* The pins, rest distances and radii of a grid path batch's lanes
+ * (tether_batch.c, from its grid_pins). */
+void cloth_tether_grid_fill(lanes *b);
+
 /* --- The grid path (tether_grid.c) ----------------------------------- */
 
-/* The pins, rest distances and radii of a grid path batch's lanes. */
-void cloth_tether_grid_fill(lanes *b);
 /* The substep pass over particles [begin, end) of a grid with at most K
  * pins and no table. */
 void cloth_tether_grid_range(cloth_t *cloth, const struct cloth_tethers *t, uint32_t begin, uint32_t end);
