@@ -73,15 +73,16 @@ typedef struct cloth_step_view {
  * `create` and `destroy` may be NULL; `step` may not.
  *
  * The built-in integrators are not written against this table and view
- * alone; they are privileged. ::CLOTH_INTEGRATOR_XPBD, ::CLOTH_INTEGRATOR_PBD
- * and ::CLOTH_INTEGRATOR_SEMIRIGID read the grid's shape (rows, columns,
- * stencil families and their rest lengths), the pins and the per-type
- * stiffness from the cloth itself, to solve a grid row by row with vector
- * kernels; ::CLOTH_INTEGRATOR_IMPLICIT_EULER reads the springs' table to
- * build its system. A host's integrator gets what the view carries and
- * what the read-only queries (cloth_get_springs(), cloth_get_positions(),
- * ...) return, which is enough for a force-based or a per-spring
- * position-based method, not for the grid kernels.
+ * alone; they are privileged. ::CLOTH_INTEGRATOR_XPBD, ::CLOTH_INTEGRATOR_PBD,
+ * ::CLOTH_INTEGRATOR_SEMIRIGID, ::CLOTH_INTEGRATOR_RELAXATION and
+ * ::CLOTH_INTEGRATOR_IMPLICIT_EULER read the cloth itself: the grid's shape
+ * (rows, columns, stencil families and their rest lengths), the springs'
+ * table, the pins and the per-type stiffness, to solve a grid row by row
+ * with vector kernels or to build a system over the springs. A host's
+ * integrator gets what the view carries and what the read-only queries
+ * (cloth_get_springs(), cloth_get_positions(), ...) return, which is
+ * enough for a force-based or a per-spring position-based method, not for
+ * the grid kernels.
  */
 typedef struct cloth_integrator_vtable {
     const char *name;   /**< for messages and statistics */
