@@ -85,23 +85,6 @@ static void WIDE(limit_across)(const limit_ctx *ctx, uint32_t begin, uint32_t en
     }
 }
 
-/* One array's floats w .. w + 2 WIDE_LANES - 1 (the first n of them) dealt
- * into first and second ends of springs (x, x + 1), and back. */
-WIDE_INLINE void WIDE(limit_unzip_load)(const float *p, uint32_t n, wf *i, wf *j)
-{
-    const uint32_t n_lo = n < WIDE_LANES ? n : WIDE_LANES, n_hi = n > WIDE_LANES ? n - WIDE_LANES : 0u;
-    wf_unzip(false, wf_load_n(p, n_lo), wf_load_n(p + WIDE_LANES, n_hi), i, j);
-}
-
-WIDE_INLINE void WIDE(limit_zip_store)(float *p, uint32_t n, wf i, wf j)
-{
-    const uint32_t n_lo = n < WIDE_LANES ? n : WIDE_LANES, n_hi = n > WIDE_LANES ? n - WIDE_LANES : 0u;
-    wf lo, hi;
-    wf_zip(false, i, j, &lo, &hi);
-    wf_store_n(p, n_lo, lo);
-    wf_store_n(p + WIDE_LANES, n_hi, hi);
-}
-
 /* The n floats from w (2 WIDE_LANES, a constant where inlined in the loop)
  * as springs (w + 2m, w + 2m + 1), those in `live`. Dealing a row into
  * ends, rather than masking every other lane of a stride-1 vector, does
@@ -112,26 +95,26 @@ WIDE_INLINE void WIDE(limit_along_at)(const limit_ctx *c, uint32_t w, uint32_t n
     float *const pos[3] = {c->x, c->y, c->z}, *const vel[3] = {c->vx, c->vy, c->vz};
     wf xi[3], xj[3], d[3];
     for (int a = 0; a < 3; ++a) {
-        WIDE(limit_unzip_load)(pos[a] + w, n, &xi[a], &xj[a]);
+        wf_unzip_load_n(false, pos[a] + w, n, &xi[a], &xj[a]);
         d[a] = wf_sub(xj[a], xi[a]);
     }
     const wf len2 = wf_add(wf_add(wf_mul(d[0], d[0]), wf_mul(d[1], d[1])), wf_mul(d[2], d[2]));
     wf wi, wj;
-    WIDE(limit_unzip_load)(c->w + w, n, &wi, &wj);
+    wf_unzip_load_n(false, c->w + w, n, &wi, &wj);
     limit_moves mv;
     if (!WIDE(limit_moves_of)(len2, wi, wj, live, l, l2, &mv)) {
         return;
     }
     for (int a = 0; a < 3; ++a) {
         const wf mi = wf_mul(mv.ki, d[a]), mj = wf_mul(mv.kj, d[a]);
-        WIDE(limit_zip_store)(pos[a] + w, n, wf_sel(mv.m, wf_add(xi[a], mi), xi[a]),
+        wf_zip_store_n(false, pos[a] + w, n, wf_sel(mv.m, wf_add(xi[a], mi), xi[a]),
                               wf_sel(mv.m, wf_sub(xj[a], mj), xj[a]));
         if (vel[a] == NULL) {
             continue;
         }
         wf vi, vj;
-        WIDE(limit_unzip_load)(vel[a] + w, n, &vi, &vj);
-        WIDE(limit_zip_store)(vel[a] + w, n, wf_sel(mv.m, wf_add(vi, wf_mul(mi, inv_dt)), vi),
+        wf_unzip_load_n(false, vel[a] + w, n, &vi, &vj);
+        wf_zip_store_n(false, vel[a] + w, n, wf_sel(mv.m, wf_add(vi, wf_mul(mi, inv_dt)), vi),
                               wf_sel(mv.m, wf_sub(vj, wf_mul(mj, inv_dt)), vj));
     }
 }
@@ -151,12 +134,7 @@ static void WIDE(limit_along)(const limit_ctx *ctx, uint32_t begin, uint32_t end
         WIDE(limit_along_at)(c, w, 2u * WIDE_LANES, wm_first(WIDE_LANES), l, l2, inv_dt);
     }
     if (w < end) {
-        /* lane k's spring starts at float `first` k of the floats from w */
-        static const float iota[32] = {0,  1,  2,  3,  4,  5,  6,  7,  8,  9,  10, 11, 12, 13, 14, 15,
-                                       16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31};
-        wf first, second;
-        wf_unzip(false, wf_load(iota), wf_load(iota + WIDE_LANES), &first, &second);
-        const wm live = wm_lt(first, wf_set1((float)(end - w))); /* w + first < end */
+        const wm live = wm_lt(wf_unzip_first(false), wf_set1((float)(end - w))); /* w + first < end */
         WIDE(limit_along_at)(c, w, end + 1u - w, live, l, l2, inv_dt);
     }
 }

@@ -184,23 +184,6 @@ WIDE_INLINE void WIDE(span_run)(const xpbd_span *s, bool with_lambda)
     }
 }
 
-/* One array's floats p .. p + 2 WIDE_LANES - 1 (the first n of them) dealt
- * into the first and second ends of one colour, and back. */
-WIDE_INLINE void WIDE(span_unzip_load)(bool pairs, const float *p, uint32_t n, wf *i, wf *j)
-{
-    const uint32_t n_lo = n < WIDE_LANES ? n : WIDE_LANES, n_hi = n > WIDE_LANES ? n - WIDE_LANES : 0u;
-    wf_unzip(pairs, wf_load_n(p, n_lo), wf_load_n(p + WIDE_LANES, n_hi), i, j);
-}
-
-WIDE_INLINE void WIDE(span_zip_store)(bool pairs, float *p, uint32_t n, wf i, wf j)
-{
-    const uint32_t n_lo = n < WIDE_LANES ? n : WIDE_LANES, n_hi = n > WIDE_LANES ? n - WIDE_LANES : 0u;
-    wf lo, hi;
-    wf_zip(pairs, i, j, &lo, &hi);
-    wf_store_n(p, n_lo, lo);
-    wf_store_n(p + WIDE_LANES, n_hi, hi);
-}
-
 /* The floats p .. p + n - 1 of a row (n = 2 WIDE_LANES, a constant where
  * inlined in the loop) as WIDE_LANES springs of one colour, those in
  * `live`. */
@@ -208,24 +191,24 @@ WIDE_INLINE void WIDE(span_row_at)(const xpbd_span *s, const span_consts *k, boo
                                    wm live, bool with_lambda)
 {
     span_ends a, b;
-    WIDE(span_unzip_load)(pairs, s->x + p, n, &a.x, &b.x);
-    WIDE(span_unzip_load)(pairs, s->y + p, n, &a.y, &b.y);
-    WIDE(span_unzip_load)(pairs, s->z + p, n, &a.z, &b.z);
-    WIDE(span_unzip_load)(pairs, s->w + p, n, &a.w, &b.w);
-    WIDE(span_unzip_load)(pairs, s->ux + p, n, &a.ux, &b.ux);
-    WIDE(span_unzip_load)(pairs, s->uy + p, n, &a.uy, &b.uy);
-    WIDE(span_unzip_load)(pairs, s->uz + p, n, &a.uz, &b.uz);
+    wf_unzip_load_n(pairs, s->x + p, n, &a.x, &b.x);
+    wf_unzip_load_n(pairs, s->y + p, n, &a.y, &b.y);
+    wf_unzip_load_n(pairs, s->z + p, n, &a.z, &b.z);
+    wf_unzip_load_n(pairs, s->w + p, n, &a.w, &b.w);
+    wf_unzip_load_n(pairs, s->ux + p, n, &a.ux, &b.ux);
+    wf_unzip_load_n(pairs, s->uy + p, n, &a.uy, &b.uy);
+    wf_unzip_load_n(pairs, s->uz + p, n, &a.uz, &b.uz);
     wf lam = k->zero, lam_j = k->zero;
     if (with_lambda) {
-        WIDE(span_unzip_load)(pairs, s->lambda + p, n, &lam, &lam_j);
+        wf_unzip_load_n(pairs, s->lambda + p, n, &lam, &lam_j);
     }
     WIDE(span_spring)(k, &a, &b, &lam, live, with_lambda);
     if (with_lambda) {
-        WIDE(span_zip_store)(pairs, s->lambda + p, n, lam, lam_j);
+        wf_zip_store_n(pairs, s->lambda + p, n, lam, lam_j);
     }
-    WIDE(span_zip_store)(pairs, s->ux + p, n, a.ux, b.ux);
-    WIDE(span_zip_store)(pairs, s->uy + p, n, a.uy, b.uy);
-    WIDE(span_zip_store)(pairs, s->uz + p, n, a.uz, b.uz);
+    wf_zip_store_n(pairs, s->ux + p, n, a.ux, b.ux);
+    wf_zip_store_n(pairs, s->uy + p, n, a.uy, b.uy);
+    wf_zip_store_n(pairs, s->uz + p, n, a.uz, b.uz);
 }
 
 WIDE_INLINE void WIDE(span_row)(const xpbd_span *s, bool pairs, bool with_lambda)
@@ -241,14 +224,7 @@ WIDE_INLINE void WIDE(span_row)(const xpbd_span *s, bool pairs, bool with_lambda
         WIDE(span_row_at)(s, &k, pairs, p, 2u * WIDE_LANES, wm_first(WIDE_LANES), with_lambda);
     }
     if (p < s->end) {
-        /* lane k's spring starts at float `first` k of the 2 WIDE_LANES:
-         * dealt from 0, 1, 2 ... as the row's floats are (small integers,
-         * exact in float) */
-        static const float iota[32] = {0,  1,  2,  3,  4,  5,  6,  7,  8,  9,  10, 11, 12, 13, 14, 15,
-                                       16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31};
-        wf first, second;
-        wf_unzip(pairs, wf_load(iota), wf_load(iota + WIDE_LANES), &first, &second);
-        const wm live = wm_lt(first, wf_set1((float)(s->end - p))); /* p + first < end */
+        const wm live = wm_lt(wf_unzip_first(pairs), wf_set1((float)(s->end - p))); /* p + first < end */
         WIDE(span_row_at)(s, &k, pairs, p, stop - p, live, with_lambda);
     }
 }

@@ -430,4 +430,34 @@ WIDE_INLINE float wf_hmax(wf a)
 }
 #endif
 
+/* Floats p .. p + 2 WIDE_LANES - 1 (the first n of them; the rest read as 0)
+ * dealt into springs' first and second ends (wf_unzip), and back, writing
+ * the first n only. */
+WIDE_INLINE void wf_unzip_load_n(bool pairs, const float *p, uint32_t n, wf *i, wf *j)
+{
+    const uint32_t n_lo = n < WIDE_LANES ? n : WIDE_LANES, n_hi = n > WIDE_LANES ? n - WIDE_LANES : 0u;
+    wf_unzip(pairs, wf_load_n(p, n_lo), wf_load_n(p + WIDE_LANES, n_hi), i, j);
+}
+
+WIDE_INLINE void wf_zip_store_n(bool pairs, float *p, uint32_t n, wf i, wf j)
+{
+    const uint32_t n_lo = n < WIDE_LANES ? n : WIDE_LANES, n_hi = n > WIDE_LANES ? n - WIDE_LANES : 0u;
+    wf lo, hi;
+    wf_zip(pairs, i, j, &lo, &hi);
+    wf_store_n(p, n_lo, lo);
+    wf_store_n(p + WIDE_LANES, n_hi, hi);
+}
+
+/* Where lane k's spring starts among the 2 WIDE_LANES floats wf_unzip deals
+ * (0, 1, 2 ... dealt as the floats are: small integers, exact in float),
+ * for the lanes of a tail that are in play. */
+WIDE_INLINE wf wf_unzip_first(bool pairs)
+{
+    static const float iota[32] = {0,  1,  2,  3,  4,  5,  6,  7,  8,  9,  10, 11, 12, 13, 14, 15,
+                                   16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31};
+    wf first, second;
+    wf_unzip(pairs, wf_load(iota), wf_load(iota + WIDE_LANES), &first, &second);
+    return first;
+}
+
 #endif /* CLOTHSIM_PLATFORM_WIDE_H */
