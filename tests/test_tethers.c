@@ -35,9 +35,10 @@
  *     nothing, kept while tethers are off; with one substep the last-substep
  *     schedule gives the same bits, with four a different state.
  *  I. Vector levels: a 37 x 29 grid hung from two swaying corners, whose
- *     tether pass gathers its particles into batches by vector instructions
- *     and leaves some to the exact path, ends with the same bits with
- *     CLOTHSIM_SIMD=scalar, avx2 and avx512 (those the CPU lacks fall back).
+ *     tether pass packs its particles into batches at the vector width
+ *     (kernels/tether_pack.inl) and leaves some to the exact path, ends
+ *     with the same bits with CLOTHSIM_SIMD=scalar, sse2, avx2 and avx512
+ *     (neon on AArch64; those the CPU lacks fall back).
  */
 #define _POSIX_C_SOURCE 200809L /* setenv */
 
@@ -1039,8 +1040,12 @@ static void test_vector_levels(void)
 {
     const char *was = getenv("CLOTHSIM_SIMD");
     const uint64_t plain = swaying_hash("scalar");
-    static const char *levels[2] = {"avx2", "avx512"};
-    for (int l = 0; l < 2; ++l) {
+#if defined(__aarch64__)
+    static const char *const levels[] = {"neon"};
+#else
+    static const char *const levels[] = {"sse2", "avx2", "avx512"};
+#endif
+    for (size_t l = 0; l < sizeof levels / sizeof levels[0]; ++l) {
         const bool same = swaying_hash(levels[l]) == plain;
         printf("I swaying corners, 37 x 29: CLOTHSIM_SIMD=%s %s scalar\n", levels[l],
                same ? "gives the same bits as" : "DIFFERS FROM");

@@ -101,9 +101,9 @@ typedef struct lanes {
     float x[LANES], y[LANES], z[LANES], vx[LANES], vy[LANES], vz[LANES];
     float px[2][LANES], py[2][LANES], pz[2][LANES], pvx[2][LANES], pvy[2][LANES], pvz[2][LANES], r[2][LANES];
     int32_t exact[LANES]; /* not char: a loop storing chars would take 16 lanes at a time, in too few registers */
-    /* The vector grid path (grid_gather_avx512(), _avx2(), tether_grid.c):
-     * the groups of 16 (8) particles the lanes came from, each its first
-     * particle and the mask of those it gave, in lane order. */
+    /* The grid path (tether_grid.c, kernels/tether_pack.inl): the groups
+     * of a vector's width the lanes came from, each its first particle and
+     * the bits of those it gave, in lane order. */
     uint32_t groups;
     uint32_t group_at[LANES];
     uint16_t group_mask[LANES];

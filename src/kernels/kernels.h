@@ -78,6 +78,22 @@ struct limit_ctx {
 /* What the coarse levels' node loop does (kernels/levels.inl). */
 enum { CLOTH_NODES_AT, CLOTH_NODES_MOVES };
 
+/* The tether pass's float batch on a grid (constraints/tether_grid.c,
+ * kernels/tether_pack.inl): the particles a flag picks are packed into the
+ * batch's lanes in index order, a group of up to `lanes` particles at a
+ * time, and unpacked back after the solve. */
+typedef struct cloth_tether_pack {
+    float *particle[6];     /* the cloth's x, y, z, vx, vy, vz */
+    float *lane[6];         /* the batch's, by lane */
+    uint32_t *index;        /* per lane: its particle */
+    double *row, *col;      /* per lane: its particle's row and column */
+    const int32_t *exact;   /* per lane: left to the exact path, not written back */
+    uint32_t *group_at;     /* per group: the particle of its bit 0 */
+    uint16_t *group_mask;   /* per group: bit l for particle group_at + l */
+    uint32_t *n, *groups;   /* lanes and groups in use */
+    uint32_t capacity;      /* lanes */
+} cloth_tether_pack;
+
 typedef struct cloth_kernels {
     uint32_t lanes;
     /* the sphere's response on [begin, end); returns the contacts */
@@ -102,6 +118,13 @@ typedef struct cloth_kernels {
     void (*xpbd_span)(const xpbd_span *span);
     float (*ratio2)(const float *x, const float *y, const float *z, uint32_t begin, uint32_t end, uint32_t di,
                     float inv_rest2, float top);
+    /* the tether batch on a grid: pack the particles i + j, j in [j, len),
+     * of row r from column c whose flag is set, until a whole group might
+     * not fit; returns the j it stopped at (len when done). Unpack writes
+     * the lanes the exact path did not take back to the particles. */
+    uint32_t (*tether_pack)(const cloth_tether_pack *b, const int32_t *flag, uint32_t i, uint32_t r, uint32_t c,
+                            uint32_t len, uint32_t j);
+    void (*tether_unpack)(const cloth_tether_pack *b);
 } cloth_kernels;
 
 const cloth_kernels *cloth_kernels_at(cloth_simd level);

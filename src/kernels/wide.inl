@@ -12,6 +12,7 @@
 #include "kernels/measure.inl"
 #include "kernels/xpbd_span.inl"
 #include "kernels/sphere.inl"
+#include "kernels/tether_pack.inl"
 
 const cloth_kernels WIDE(cloth_kernels) = {
     .lanes = WIDE_LANES,
@@ -26,4 +27,6 @@ const cloth_kernels WIDE(cloth_kernels) = {
     .limit_along = WIDE(limit_along),
     .xpbd_span = WIDE(xpbd_span),
     .ratio2 = WIDE(ratio2),
+    .tether_pack = WIDE(tether_pack),
+    .tether_unpack = WIDE(tether_unpack),
 };

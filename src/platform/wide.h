@@ -26,6 +26,14 @@
  * way gives the plain C bits at every width; conditions only choose
  * between computed values.
  *
+ * Packing moves the lanes a mask picks (bit l for lane l) to the front,
+ * in lane order, and unpacking puts them back: `wperm_pack(bits)` and
+ * `wperm_unpack(bits)` make the move once for several vectors,
+ * `wf_pack_store` writes the picked lanes to p[0 ..) (p must have room for
+ * WIDE_LANES floats), `wf_unpack` spreads a packed vector over the picked
+ * lanes (0 in the others), `wf_store_bits` stores the lanes of a bit mask,
+ * and `wi_nonzero_bits` gives the bits of the first n int32 that are not 0.
+ *
  * Names carry the width (WIDE(f) is f_w8 in the AVX2 unit), so the units
  * link into one library and kernels/kernels.h gathers them into tables.
  */
@@ -341,6 +349,48 @@ WIDE_INLINE void wf_store_n(float *p, uint32_t n, wf v)
         _mm256_maskstore_ps(p, wide_lanes8(n), v);
     }
 }
+/* AVX2 has no compress or expand: a permutation worked out from the lane
+ * bits does both (lane `rank` of the packed vector is lane l of the wide
+ * one), one nibble per lane */
+typedef __m256i wperm;
+WIDE_INLINE void wide_perms8(uint32_t bits, __m256i *pack, __m256i *unpack)
+{
+    uint32_t from = 0u, to = 0u, rank = 0u;
+    for (uint32_t b = bits; b != 0u; b &= b - 1u) {
+        const uint32_t l = (uint32_t)__builtin_ctz(b);
+        from |= l << (4u * rank);
+        to |= rank << (4u * l);
+        ++rank;
+    }
+    const __m256i shift = _mm256_setr_epi32(0, 4, 8, 12, 16, 20, 24, 28), low3 = _mm256_set1_epi32(7);
+    *pack = _mm256_and_si256(_mm256_srlv_epi32(_mm256_set1_epi32((int)from), shift), low3);
+    *unpack = _mm256_and_si256(_mm256_srlv_epi32(_mm256_set1_epi32((int)to), shift), low3);
+}
+WIDE_INLINE wperm wperm_pack(uint32_t bits)
+{
+    __m256i pack, unpack;
+    wide_perms8(bits, &pack, &unpack);
+    return pack;
+}
+WIDE_INLINE wperm wperm_unpack(uint32_t bits)
+{
+    __m256i pack, unpack;
+    wide_perms8(bits, &pack, &unpack);
+    return unpack;
+}
+WIDE_INLINE void wf_pack_store(float *p, wperm pack, wf v) { _mm256_storeu_ps(p, _mm256_permutevar8x32_ps(v, pack)); }
+WIDE_INLINE wf wf_unpack(wperm unpack, wf packed) { return _mm256_permutevar8x32_ps(packed, unpack); }
+WIDE_INLINE void wf_store_bits(float *p, uint32_t bits, wf v)
+{
+    const __m256i bit = _mm256_setr_epi32(1, 2, 4, 8, 16, 32, 64, 128);
+    _mm256_maskstore_ps(p, _mm256_cmpeq_epi32(_mm256_and_si256(_mm256_set1_epi32((int)bits), bit), bit), v);
+}
+WIDE_INLINE uint32_t wi_nonzero_bits(const int32_t *p, uint32_t n)
+{
+    const __m256i v = n >= 8u ? _mm256_loadu_si256((const __m256i *)(const void *)p) : _mm256_maskload_epi32(p, wide_lanes8(n));
+    const uint32_t zero = (uint32_t)_mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpeq_epi32(v, _mm256_setzero_si256())));
+    return ~zero & (n >= 8u ? 0xffu : (1u << n) - 1u);
+}
 
 #elif CLOTH_WIDE == 16 && defined(__AVX512F__) && defined(__AVX512VL__) && defined(__AVX512DQ__) && \
     defined(__AVX512BW__) /* ---------------------------------------------------- */
@@ -409,9 +459,69 @@ WIDE_INLINE uint32_t wm_count(wm m) { return (uint32_t)__builtin_popcount((unsig
 WIDE_INLINE wm wm_first(uint32_t n) { return (wm)(n >= 16u ? 0xffffu : (1u << n) - 1u); }
 WIDE_INLINE wf wf_load_n(const float *p, uint32_t n) { return _mm512_maskz_loadu_ps(wm_first(n), p); }
 WIDE_INLINE void wf_store_n(float *p, uint32_t n, wf v) { _mm512_mask_storeu_ps(p, wm_first(n), v); }
+typedef __mmask16 wperm; /* compress and expand take the lane bits themselves */
+WIDE_INLINE wperm wperm_pack(uint32_t bits) { return (wperm)bits; }
+WIDE_INLINE wperm wperm_unpack(uint32_t bits) { return (wperm)bits; }
+/* compress, then a plain store: the compressing store is slow on some CPUs */
+WIDE_INLINE void wf_pack_store(float *p, wperm pack, wf v) { _mm512_storeu_ps(p, _mm512_maskz_compress_ps(pack, v)); }
+WIDE_INLINE wf wf_unpack(wperm unpack, wf packed) { return _mm512_maskz_expand_ps(unpack, packed); }
+WIDE_INLINE void wf_store_bits(float *p, uint32_t bits, wf v) { _mm512_mask_storeu_ps(p, (wm)bits, v); }
+WIDE_INLINE uint32_t wi_nonzero_bits(const int32_t *p, uint32_t n)
+{
+    const __m512i v = _mm512_maskz_loadu_epi32(wm_first(n), p);
+    return (uint32_t)_mm512_test_epi32_mask(v, v);
+}
 
 #else
 #error "CLOTH_WIDE: 1, 4 (SSE2 or AArch64 NEON), 8 (-mavx2) or 16 (-mavx512f -mavx512vl -mavx512dq -mavx512bw)"
+#endif
+
+#if CLOTH_WIDE <= 4
+/* One and four lanes: SSE2 and NEON have no variable permutation of
+ * floats, and a group of four is moved as cheaply through the lanes in
+ * memory. */
+typedef uint32_t wperm;
+WIDE_INLINE wperm wperm_pack(uint32_t bits) { return bits; }
+WIDE_INLINE wperm wperm_unpack(uint32_t bits) { return bits; }
+WIDE_INLINE void wf_pack_store(float *p, wperm pack, wf v)
+{
+    float lane[WIDE_LANES];
+    wf_store(lane, v);
+    uint32_t rank = 0u;
+    for (uint32_t b = pack; b != 0u; b &= b - 1u) {
+        p[rank++] = lane[__builtin_ctz(b)];
+    }
+}
+WIDE_INLINE wf wf_unpack(wperm unpack, wf packed)
+{
+    float in[WIDE_LANES], out[WIDE_LANES];
+    wf_store(in, packed);
+    uint32_t rank = 0u;
+    for (uint32_t l = 0; l < WIDE_LANES; ++l) {
+        out[l] = 0.0f;
+        if ((unpack >> l) & 1u) {
+            out[l] = in[rank++];
+        }
+    }
+    return wf_load(out);
+}
+WIDE_INLINE void wf_store_bits(float *p, uint32_t bits, wf v)
+{
+    float lane[WIDE_LANES];
+    wf_store(lane, v);
+    for (uint32_t b = bits; b != 0u; b &= b - 1u) {
+        const uint32_t l = (uint32_t)__builtin_ctz(b);
+        p[l] = lane[l];
+    }
+}
+WIDE_INLINE uint32_t wi_nonzero_bits(const int32_t *p, uint32_t n)
+{
+    uint32_t bits = 0u;
+    for (uint32_t l = 0; l < n && l < WIDE_LANES; ++l) {
+        bits |= (uint32_t)(p[l] != 0) << l;
+    }
+    return bits;
+}
 #endif
 
 #if CLOTH_WIDE > 1
