@@ -23,6 +23,7 @@
 #include <clothsim/integrators.h>
 #include <clothsim/material.h>
 
+#include <math.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,6 +35,7 @@ typedef struct scene {
     void (*setup)(cloth_t *cloth);
     int kind; /* < 0: a mesh cloth, else a grid */
     cloth_integrator integrator;
+    void (*frame)(cloth_t *cloth, int f); /* before step f, or NULL */
 } scene;
 
 static cloth_t *grid(uint32_t rows, uint32_t cols)
@@ -113,6 +115,33 @@ static void fast_shapes(cloth_t *c)
     CHECK_OK(cloth_set_strain_level_sweeps(c, 2u));
 }
 
+/* Body shapes: a capsule that rises and turns under the cloth, a tilted
+ * plane that drifts up into it, both with friction and thickness, with
+ * the defaults (so the strain limit's held passes meet them too). */
+static cloth_collider_id limb, ground; /* of the cloth being run */
+
+static void body_shapes(cloth_t *c)
+{
+    const float a[3] = {-0.35f, -0.12f, -0.1f}, b[3] = {0.3f, -0.1f, 0.15f};
+    const float p[3] = {0.0f, -0.06f, 0.0f}, n[3] = {0.25f, 1.0f, -0.15f};
+    CHECK_OK(cloth_add_capsule(c, a, b, 0.08f, &limb));
+    CHECK_OK(cloth_set_collider_friction(c, limb, 0.4f));
+    CHECK_OK(cloth_set_collider_thickness(c, limb, 0.01f));
+    CHECK_OK(cloth_add_plane(c, p, n, &ground));
+    CHECK_OK(cloth_set_collider_friction(c, ground, 0.3f));
+    CHECK_OK(cloth_set_collider_thickness(c, ground, 0.005f));
+    CHECK_OK(cloth_pin(c, 0u, NULL));
+}
+
+static void body_shapes_frame(cloth_t *c, int f)
+{
+    const float t = (float)f / 60.0f, h = 0.5f * t, s = sinf(h), co = cosf(h);
+    const float limb_at[3] = {-0.35f, -0.12f + 0.6f * t, -0.1f}, limb_turn[4] = {0.48f * s, 0.6f * s, 0.64f * s, co};
+    const float ground_at[3] = {0.0f, -0.06f + 0.2f * t, 0.1f * t}, ground_turn[4] = {0.6f * s, 0.0f, 0.8f * s, co};
+    CHECK_OK(cloth_set_collider_transform(c, limb, limb_at, limb_turn));
+    CHECK_OK(cloth_set_collider_transform(c, ground, ground_at, ground_turn));
+}
+
 /* The 0.2 settings (explicit integrators' closed forms) with a ball, at
  * the automatic substeps (the stability bound for explicit integrators). */
 static void plain(cloth_t *c)
@@ -127,20 +156,22 @@ static void plain(cloth_t *c)
 }
 
 static const scene k_scenes[] = {
-    {"defaults 33x33", defaults, 33, CLOTH_INTEGRATOR_XPBD},
-    {"defaults 12x70", defaults, -70, CLOTH_INTEGRATOR_XPBD}, /* rows shorter than a vector */
-    {"cotton 40x40", cotton, 40, CLOTH_INTEGRATOR_XPBD},
-    {"cotton pbd 24x24", cotton, 24, CLOTH_INTEGRATOR_PBD},
-    {"fast shapes 65x65", fast_shapes, 65, CLOTH_INTEGRATOR_XPBD},
-    {"explicit 16x16", plain, 16, CLOTH_INTEGRATOR_EXPLICIT_EULER},
-    {"trapezoid 16x16", plain, 16, CLOTH_INTEGRATOR_TRAPEZOID},
-    {"verlet 16x16", plain, 16, CLOTH_INTEGRATOR_VERLET},
-    {"pbd 20x20", plain, 20, CLOTH_INTEGRATOR_PBD},
-    {"semirigid 20x20", plain, 20, CLOTH_INTEGRATOR_SEMIRIGID},
-    {"relaxation 16x16", plain, 16, CLOTH_INTEGRATOR_RELAXATION},
-    {"implicit 16x16", plain, 16, CLOTH_INTEGRATOR_IMPLICIT_EULER},
-    {"mesh xpbd 17x17", defaults, 0, CLOTH_INTEGRATOR_XPBD},
-    {"mesh cotton 17x17", cotton, 0, CLOTH_INTEGRATOR_XPBD},
+    {"defaults 33x33", defaults, 33, CLOTH_INTEGRATOR_XPBD, NULL},
+    {"defaults 12x70", defaults, -70, CLOTH_INTEGRATOR_XPBD, NULL}, /* rows shorter than a vector */
+    {"cotton 40x40", cotton, 40, CLOTH_INTEGRATOR_XPBD, NULL},
+    {"cotton pbd 24x24", cotton, 24, CLOTH_INTEGRATOR_PBD, NULL},
+    {"fast shapes 65x65", fast_shapes, 65, CLOTH_INTEGRATOR_XPBD, NULL},
+    {"explicit 16x16", plain, 16, CLOTH_INTEGRATOR_EXPLICIT_EULER, NULL},
+    {"trapezoid 16x16", plain, 16, CLOTH_INTEGRATOR_TRAPEZOID, NULL},
+    {"verlet 16x16", plain, 16, CLOTH_INTEGRATOR_VERLET, NULL},
+    {"pbd 20x20", plain, 20, CLOTH_INTEGRATOR_PBD, NULL},
+    {"semirigid 20x20", plain, 20, CLOTH_INTEGRATOR_SEMIRIGID, NULL},
+    {"relaxation 16x16", plain, 16, CLOTH_INTEGRATOR_RELAXATION, NULL},
+    {"implicit 16x16", plain, 16, CLOTH_INTEGRATOR_IMPLICIT_EULER, NULL},
+    {"mesh xpbd 17x17", defaults, 0, CLOTH_INTEGRATOR_XPBD, NULL},
+    {"mesh cotton 17x17", cotton, 0, CLOTH_INTEGRATOR_XPBD, NULL},
+    {"body shapes 30x30", body_shapes, 30, CLOTH_INTEGRATOR_XPBD, body_shapes_frame},
+    {"body shapes 12x70", body_shapes, -70, CLOTH_INTEGRATOR_XPBD, body_shapes_frame},
 };
 enum { SCENES = sizeof k_scenes / sizeof k_scenes[0] };
 
@@ -192,6 +223,9 @@ static uint64_t run_switching(const scene *s, uint32_t threads, bool switching)
         if (switching) {
             /* a different level every step, through every one this CPU runs */
             CHECK_OK(cloth_set_simd_level(c, (cloth_simd_level)(CLOTH_SIMD_LEVEL_SCALAR + f % best)));
+        }
+        if (s->frame != NULL) {
+            s->frame(c, f);
         }
         CHECK_OK(cloth_step(c, 1.0f / 60.0f));
     }

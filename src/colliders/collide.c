@@ -249,12 +249,17 @@ uint32_t cloth_colliders_apply_range(cloth_t *cloth, uint32_t begin, uint32_t en
     end = end < cloth->count ? end : cloth->count;
     for (uint32_t k = 0; k < cloth->collider_count; ++k) {
         const cloth_collider *c = &cloth->colliders[k];
+        const float reach = reach_of(c);
         if (c->kind == CLOTH_COLLIDER_SPHERE) {
-            contacts += cloth_sphere_apply_range(cloth, c, begin, end);
+            /* the sphere's reach, not grown: its own test is the cull */
+            contacts += cloth_vector_pass_range(cloth, c, c->size[0] + c->thickness, begin, end);
+            continue;
+        }
+        if (c->kind == CLOTH_COLLIDER_CAPSULE || c->kind == CLOTH_COLLIDER_PLANE) {
+            contacts += cloth_vector_pass_range(cloth, c, reach, begin, end);
             continue;
         }
         const cloth_shape_fn shape = shape_of(c->kind);
-        const float reach = reach_of(c);
         const float r2 = isfinite(reach) ? reach * reach : INFINITY;
         const float cx = c->at.p[0], cy = c->at.p[1], cz = c->at.p[2];
         for (uint32_t i0 = begin; i0 < end; i0 += CULL_CHUNK) {

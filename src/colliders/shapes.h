@@ -26,9 +26,12 @@ bool cloth_shape_capsule(const cloth_collider *c, const float p[3], float out[3]
 bool cloth_shape_cylinder(const cloth_collider *c, const float p[3], float out[3], float n[3]);
 bool cloth_shape_torus(const cloth_collider *c, const float p[3], float out[3], float n[3]);
 
-/* sphere_pass.c: the sphere's contacts over particles [begin, end), as the
- * general pass would make them; returns how many particles it touched. */
-uint32_t cloth_sphere_apply_range(cloth_t *cloth, const cloth_collider *c, uint32_t begin, uint32_t end);
+/* vector_pass.c: the contacts of a sphere, capsule or plane over particles
+ * [begin, end), as the general pass would make them (the sphere's as its
+ * own shape query would); `near` is a radius about the collider's origin
+ * outside which it touches nothing (infinity: no such radius). Returns
+ * how many particles it touched. */
+uint32_t cloth_vector_pass_range(cloth_t *cloth, const cloth_collider *c, float near, uint32_t begin, uint32_t end);
 
 /* colliders.c: append a shape whose kind, size, axis and frame are filled;
  * it starts at rest at that frame with thickness 0 and friction 0. */

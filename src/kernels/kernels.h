@@ -17,13 +17,15 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-/* One sphere against particles [begin, end) (colliders/sphere_pass.c). */
-typedef struct cloth_sphere_args {
+/* One collider against particles [begin, end) (colliders/vector_pass.c;
+ * kernels/contact.inl, sphere.inl, shapes.inl). */
+typedef struct cloth_contact_args {
     float *x, *y, *z, *vx, *vy, *vz;
     const float *w;
-    float reach, reach2, mu, lag;
-    float c[3];  /* centre */
-    float up[3]; /* the frame's +y in the world: "out" at the very centre */
+    float reach, reach2, mu, lag; /* radius + thickness (sphere, capsule), squared */
+    float near2;                  /* near(): the square of a radius about c that holds every contact */
+    float c[3];  /* the collider's origin */
+    float up[3]; /* sphere: the frame's +y in the world, "out" at the very centre */
     float v[3], spin[3];
     /* > 0 in the strain limit's held passes (colliders/collide.c,
      * resolve_held()): the step dt, with the positions the limit began
@@ -31,7 +33,15 @@ typedef struct cloth_sphere_args {
     float hold_dt;
     const float *lx, *ly, *lz;
     float g[3];
-} cloth_sphere_args;
+    /* The shapes described in their own frame (capsule, plane): the
+     * rotation (cloth_collider::m), the shape's axis there (capsule: the
+     * second end; plane: the unit normal), its thickness, and for the
+     * capsule |axis|^2 and the normal of a point on its segment. */
+    float m[9];
+    float axis[3];
+    float thickness, len2;
+    float on_axis[3];
+} cloth_contact_args;
 
 /* mask_shift value for a run whose springs are all in play */
 #define XPBD_SPAN_ALL 0xffffffffu
@@ -96,10 +106,13 @@ typedef struct cloth_tether_pack {
 
 typedef struct cloth_kernels {
     uint32_t lanes;
-    /* the sphere's response on [begin, end); returns the contacts */
-    uint32_t (*sphere)(const cloth_sphere_args *a, uint32_t begin, uint32_t end);
-    /* whether a particle of [begin, end) is within the sphere's reach */
-    bool (*sphere_near)(const cloth_sphere_args *a, uint32_t begin, uint32_t end);
+    /* a collider's response on [begin, end), as colliders/collide.c's
+     * resolve() (or resolve_held()) gives it; returns the contacts */
+    uint32_t (*sphere)(const cloth_contact_args *a, uint32_t begin, uint32_t end);
+    uint32_t (*capsule)(const cloth_contact_args *a, uint32_t begin, uint32_t end);
+    uint32_t (*plane)(const cloth_contact_args *a, uint32_t begin, uint32_t end);
+    /* whether a particle of [begin, end) is within sqrt(near2) of c */
+    bool (*near)(const cloth_contact_args *a, uint32_t begin, uint32_t end);
     /* the sign bit set if any of arrays[0 .. count) holds a NaN or an
      * infinity on [first, last) (platform/finite.h) */
     uint32_t (*nonfinite)(const float *const *arrays, uint32_t count, uint32_t first, uint32_t last);

@@ -11,13 +11,17 @@
 #include "kernels/limit.inl"
 #include "kernels/measure.inl"
 #include "kernels/xpbd_span.inl"
+#include "kernels/contact.inl"
 #include "kernels/sphere.inl"
+#include "kernels/shapes.inl"
 #include "kernels/tether_pack.inl"
 
 const cloth_kernels WIDE(cloth_kernels) = {
     .lanes = WIDE_LANES,
     .sphere = WIDE(sphere),
-    .sphere_near = WIDE(sphere_near),
+    .capsule = WIDE(capsule),
+    .plane = WIDE(plane),
+    .near = WIDE(near),
     .nonfinite = WIDE(nonfinite),
     .level_halve = WIDE(level_halve),
     .level_add = WIDE(level_add),

@@ -1,0 +1,77 @@
+/*
+ * The colliders with a pass of their own over a range of particles: the
+ * sphere, the capsule and the plane. The general pass (collide.c) brings
+ * each particle into the collider's frame and calls the shape through a
+ * pointer, which on a cloth draped over a ball costs more than a sweep of
+ * the springs. These shapes' contacts and responses are kernels of the
+ * vector layer (kernels/contact.inl, sphere.inl, shapes.inl), run at the
+ * cloth's vector level and giving the general pass's bits; this file reads
+ * the collider once and skips the chunks nowhere near it.
+ */
+#include "shapes.h"
+
+#include "kernels/kernels.h"
+
+/* Chunks with no particle near the collider are skipped after one cheap
+ * pass; on a typical cloth most of it is nowhere near most colliders. */
+#define CHUNK 64u
+
+static void args_of(const cloth_t *cloth, const cloth_collider *c, cloth_contact_args *a)
+{
+    const cloth_particles *p = &cloth->p;
+    a->x = p->x;
+    a->y = p->y;
+    a->z = p->z;
+    a->vx = p->vx;
+    a->vy = p->vy;
+    a->vz = p->vz;
+    a->w = p->w;
+    a->reach = c->size[0] + c->thickness;
+    a->reach2 = a->reach * a->reach;
+    a->mu = c->friction;
+    a->lag = cloth->friction_lag;
+    a->hold_dt = cloth->limit_dt;
+    a->lx = p->lx;
+    a->ly = p->ly;
+    a->lz = p->lz;
+    a->thickness = c->thickness;
+    for (int k = 0; k < 3; ++k) {
+        a->c[k] = c->at.p[k];
+        a->up[k] = c->m[3 * k + 1];
+        a->v[k] = c->v[k];
+        a->spin[k] = c->w[k];
+        a->g[k] = cloth->gravity[k];
+        a->axis[k] = c->axis[k];
+    }
+    for (int k = 0; k < 9; ++k) {
+        a->m[k] = c->m[k];
+    }
+    /* the capsule's, as cloth_shape_capsule() works them out */
+    a->len2 = cloth_dot3(c->axis, c->axis);
+    a->on_axis[0] = 0.0f;
+    a->on_axis[1] = 1.0f;
+    a->on_axis[2] = 0.0f;
+    if (a->len2 > 0.0f) {
+        const float inv = 1.0f / sqrtf(a->len2);
+        const float e[3] = {c->axis[0] * inv, c->axis[1] * inv, c->axis[2] * inv};
+        cloth_perpendicular(e, a->on_axis);
+    }
+}
+
+uint32_t cloth_vector_pass_range(cloth_t *cloth, const cloth_collider *c, float near, uint32_t begin, uint32_t end)
+{
+    cloth_contact_args a;
+    args_of(cloth, c, &a);
+    a.near2 = near * near;
+    const cloth_kernels *kern = cloth_kernels_at(cloth->simd);
+    uint32_t (*pass)(const cloth_contact_args *, uint32_t, uint32_t) =
+        c->kind == CLOTH_COLLIDER_SPHERE ? kern->sphere : c->kind == CLOTH_COLLIDER_CAPSULE ? kern->capsule : kern->plane;
+    uint32_t hits = 0u;
+    for (uint32_t i0 = begin; i0 < end; i0 += CHUNK) {
+        const uint32_t i1 = end - i0 < CHUNK ? end : i0 + CHUNK;
+        if (!isfinite(a.near2) || kern->near(&a, i0, i1)) {
+            hits += pass(&a, i0, i1);
+        }
+    }
+    return hits;
+}

@@ -1,0 +1,117 @@
+/*
+ * The contacts of the shapes described in their own frame (capsule,
+ * plane), over the vector layer, after kernels/contact.inl: each lane
+ * goes through colliders/collide.c's collide() term for term (into the
+ * frame, the shape's query, back to the world, the surface's velocity),
+ * so the pass gives the general pass's bits at every width.
+ */
+
+/* Lanes i .. i + n - 1 into the collider's frame (collide.c, to_frame()). */
+WIDE_INLINE void WIDE(to_frame)(const cloth_contact_args *a, const contact_lanes *k, wf *lx, wf *ly, wf *lz)
+{
+    const float *m = a->m;
+    const wf dx = wf_sub(k->px, wf_set1(a->c[0])), dy = wf_sub(k->py, wf_set1(a->c[1]));
+    const wf dz = wf_sub(k->pz, wf_set1(a->c[2]));
+    *lx = wf_add(wf_add(wf_mul(wf_set1(m[0]), dx), wf_mul(wf_set1(m[3]), dy)), wf_mul(wf_set1(m[6]), dz));
+    *ly = wf_add(wf_add(wf_mul(wf_set1(m[1]), dx), wf_mul(wf_set1(m[4]), dy)), wf_mul(wf_set1(m[7]), dz));
+    *lz = wf_add(wf_add(wf_mul(wf_set1(m[2]), dx), wf_mul(wf_set1(m[5]), dy)), wf_mul(wf_set1(m[8]), dz));
+}
+
+/* Row r of the rotation times a frame vector (collide.c, from_frame() and
+ * the normal's rotation). */
+WIDE_INLINE wf WIDE(rotate_row)(const float *m, int r, wf x, wf y, wf z)
+{
+    return wf_add(wf_add(wf_mul(wf_set1(m[3 * r]), x), wf_mul(wf_set1(m[3 * r + 1]), y)),
+                  wf_mul(wf_set1(m[3 * r + 2]), z));
+}
+
+/* The shape's answer (surface point `o` and normal `n`, in the frame) back
+ * in the world, with the surface point's velocity, then what the
+ * responses start from. */
+WIDE_INLINE void WIDE(from_frame)(const cloth_contact_args *a, uint32_t i, uint32_t n, contact_lanes *k, wf ox, wf oy,
+                                  wf oz, wf nx, wf ny, wf nz)
+{
+    const float *m = a->m;
+    const wf arm0 = WIDE(rotate_row)(m, 0, ox, oy, oz), arm1 = WIDE(rotate_row)(m, 1, ox, oy, oz);
+    const wf arm2 = WIDE(rotate_row)(m, 2, ox, oy, oz);
+    k->ox = wf_add(wf_set1(a->c[0]), arm0);
+    k->oy = wf_add(wf_set1(a->c[1]), arm1);
+    k->oz = wf_add(wf_set1(a->c[2]), arm2);
+    k->nx = WIDE(rotate_row)(m, 0, nx, ny, nz);
+    k->ny = WIDE(rotate_row)(m, 1, nx, ny, nz);
+    k->nz = WIDE(rotate_row)(m, 2, nx, ny, nz);
+    const wf w0 = wf_set1(a->spin[0]), w1 = wf_set1(a->spin[1]), w2 = wf_set1(a->spin[2]);
+    k->sx = wf_sub(wf_add(wf_set1(a->v[0]), wf_mul(w1, arm2)), wf_mul(w2, arm1));
+    k->sy = wf_sub(wf_add(wf_set1(a->v[1]), wf_mul(w2, arm0)), wf_mul(w0, arm2));
+    k->sz = wf_sub(wf_add(wf_set1(a->v[2]), wf_mul(w0, arm1)), wf_mul(w1, arm0));
+    /* resolve_held()'s push: how far the surface point lies out along n */
+    const wf in = wf_add(wf_add(wf_mul(wf_sub(k->ox, k->px), k->nx), wf_mul(wf_sub(k->oy, k->py), k->ny)),
+                         wf_mul(wf_sub(k->oz, k->pz), k->nz));
+    k->push = wf_max(in, wf_set1(0.0f));
+    WIDE(contact_relative)(a, i, n, k);
+}
+
+WIDE_INLINE wm WIDE(free_lanes)(const cloth_contact_args *a, uint32_t i, uint32_t n, contact_lanes *k)
+{
+    k->px = wf_load_n(a->x + i, n);
+    k->py = wf_load_n(a->y + i, n);
+    k->pz = wf_load_n(a->z + i, n);
+    /* lanes past n read 0: w = 0 is not a hit; pinned particles are where the host put them */
+    return wm_gt(wf_load_n(a->w + i, n), wf_set1(0.0f));
+}
+
+/* Capsule (colliders/capsule.c, cloth_shape_capsule()): the nearest point
+ * of the segment from the origin to `axis`, and out from it by radius +
+ * thickness; a point on the segment takes `on_axis`. */
+WIDE_INLINE bool WIDE(capsule_at)(const cloth_contact_args *a, uint32_t i, uint32_t n, contact_lanes *k)
+{
+    const wf zero = wf_set1(0.0f), one = wf_set1(1.0f);
+    const wm free = WIDE(free_lanes)(a, i, n, k);
+    wf px, py, pz;
+    WIDE(to_frame)(a, k, &px, &py, &pz);
+    const wf sx = wf_set1(a->axis[0]), sy = wf_set1(a->axis[1]), sz = wf_set1(a->axis[2]);
+    wf t = zero;
+    if (a->len2 > 0.0f) {
+        t = wf_div(wf_add(wf_add(wf_mul(px, sx), wf_mul(py, sy)), wf_mul(pz, sz)), wf_set1(a->len2));
+    }
+    t = wf_max(t, zero);
+    t = wf_sel(wm_lt(t, one), t, one);
+    const wf cx = wf_mul(t, sx), cy = wf_mul(t, sy), cz = wf_mul(t, sz);
+    const wf dx = wf_sub(px, cx), dy = wf_sub(py, cy), dz = wf_sub(pz, cz);
+    const wf d2 = wf_add(wf_add(wf_mul(dx, dx), wf_mul(dy, dy)), wf_mul(dz, dz));
+    k->hit = wm_and(wm_lt(d2, wf_set1(a->reach2)), free);
+    if (!wm_any(k->hit)) {
+        return false;
+    }
+    const wf dist = wf_sqrt(d2);
+    const wm off = wm_gt(dist, zero);
+    const wf safe = wf_sel(off, dist, one);
+    const wf nx = wf_sel(off, wf_div(dx, safe), wf_set1(a->on_axis[0]));
+    const wf ny = wf_sel(off, wf_div(dy, safe), wf_set1(a->on_axis[1]));
+    const wf nz = wf_sel(off, wf_div(dz, safe), wf_set1(a->on_axis[2]));
+    const wf reach = wf_set1(a->reach);
+    WIDE(from_frame)(a, i, n, k, wf_add(cx, wf_mul(nx, reach)), wf_add(cy, wf_mul(ny, reach)),
+                     wf_add(cz, wf_mul(nz, reach)), nx, ny, nz);
+    return true;
+}
+
+/* Plane (colliders/plane.c, cloth_shape_plane()): through the origin with
+ * unit normal `axis`, grown by the thickness. */
+WIDE_INLINE bool WIDE(plane_at)(const cloth_contact_args *a, uint32_t i, uint32_t n, contact_lanes *k)
+{
+    const wm free = WIDE(free_lanes)(a, i, n, k);
+    wf px, py, pz;
+    WIDE(to_frame)(a, k, &px, &py, &pz);
+    const wf ax = wf_set1(a->axis[0]), ay = wf_set1(a->axis[1]), az = wf_set1(a->axis[2]);
+    const wf gap = wf_sub(wf_add(wf_add(wf_mul(px, ax), wf_mul(py, ay)), wf_mul(pz, az)), wf_set1(a->thickness));
+    k->hit = wm_and(wm_lt(gap, wf_set1(0.0f)), free);
+    if (!wm_any(k->hit)) {
+        return false;
+    }
+    WIDE(from_frame)(a, i, n, k, wf_sub(px, wf_mul(gap, ax)), wf_sub(py, wf_mul(gap, ay)), wf_sub(pz, wf_mul(gap, az)),
+                     ax, ay, az);
+    return true;
+}
+
+CONTACT_PASS(capsule, WIDE(capsule_at))
+CONTACT_PASS(plane, WIDE(plane_at))
