@@ -116,9 +116,10 @@ static void fast_shapes(cloth_t *c)
 }
 
 /* Body shapes: a capsule that rises and turns under the cloth, a tilted
- * plane that drifts up into it, both with friction and thickness, with
- * the defaults (so the strain limit's held passes meet them too). */
-static cloth_collider_id limb, ground; /* of the cloth being run */
+ * plane that drifts up into it, a post whose cap and rim rise into it and
+ * a lying cylinder, all with friction and thickness, with the defaults (so
+ * the strain limit's held passes meet them too). */
+static cloth_collider_id limb, ground, post, log_; /* of the cloth being run */
 
 static void body_shapes(cloth_t *c)
 {
@@ -130,6 +131,14 @@ static void body_shapes(cloth_t *c)
     CHECK_OK(cloth_add_plane(c, p, n, &ground));
     CHECK_OK(cloth_set_collider_friction(c, ground, 0.3f));
     CHECK_OK(cloth_set_collider_thickness(c, ground, 0.005f));
+    const float pa[3] = {0.25f, -0.6f, -0.2f}, pb[3] = {0.25f, -0.15f, -0.2f};
+    CHECK_OK(cloth_add_cylinder(c, pa, pb, 0.12f, &post));
+    CHECK_OK(cloth_set_collider_friction(c, post, 0.5f));
+    CHECK_OK(cloth_set_collider_thickness(c, post, 0.02f));
+    const float la[3] = {0.05f, -0.08f, -0.42f}, lb[3] = {0.45f, -0.1f, -0.36f};
+    CHECK_OK(cloth_add_cylinder(c, la, lb, 0.07f, &log_));
+    CHECK_OK(cloth_set_collider_friction(c, log_, 0.2f));
+    CHECK_OK(cloth_set_collider_thickness(c, log_, 0.0f)); /* every contact through the solid itself */
     CHECK_OK(cloth_pin(c, 0u, NULL));
 }
 
@@ -140,6 +149,10 @@ static void body_shapes_frame(cloth_t *c, int f)
     const float ground_at[3] = {0.0f, -0.06f + 0.2f * t, 0.1f * t}, ground_turn[4] = {0.6f * s, 0.0f, 0.8f * s, co};
     CHECK_OK(cloth_set_collider_transform(c, limb, limb_at, limb_turn));
     CHECK_OK(cloth_set_collider_transform(c, ground, ground_at, ground_turn));
+    const float post_at[3] = {0.25f, -0.6f + 0.9f * t, -0.2f}, log_at[3] = {0.05f, -0.08f + 0.3f * t, -0.42f};
+    const float still[4] = {0.0f, 0.0f, 0.0f, 1.0f}, log_turn[4] = {0.0f, 0.0f, sinf(0.3f * h), cosf(0.3f * h)};
+    CHECK_OK(cloth_set_collider_transform(c, post, post_at, still));
+    CHECK_OK(cloth_set_collider_transform(c, log_, log_at, log_turn));
 }
 
 /* The 0.2 settings (explicit integrators' closed forms) with a ball, at

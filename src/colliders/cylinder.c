@@ -78,7 +78,11 @@ bool cloth_shape_cylinder(const cloth_collider *c, const float p[3], float out[3
      * subtraction in space (1e-8 m) would tilt the normal by 1e-3 rad or
      * more, and friction's take-back along the tilted tangent plane would
      * end inside the grown cap. */
-    const float hc = fminf(fmaxf(h, 0.0f), len), rc = fminf(rho, r);
+    /* clamped by comparisons, as the vector pass (kernels/shapes.inl)
+     * does: fmaxf's answer for -0 and +0 differs between libraries */
+    float hc = h > 0.0f ? h : 0.0f;
+    hc = hc < len ? hc : len;
+    const float rc = rho < r ? rho : r;
     const float dr = rho - rc, dh = h - hc;
     const float d2 = dr * dr + dh * dh;
     if (!(d2 < th * th)) {

@@ -1,6 +1,6 @@
 /*
  * The colliders with a pass of their own over a range of particles: the
- * sphere, the capsule and the plane. The general pass (collide.c) brings
+ * sphere, the capsule, the cylinder and the plane. The general pass (collide.c) brings
  * each particle into the collider's frame and calls the shape through a
  * pointer, which on a cloth draped over a ball costs more than a sweep of
  * the springs. These shapes' contacts and responses are kernels of the
@@ -46,12 +46,21 @@ static void args_of(const cloth_t *cloth, const cloth_collider *c, cloth_contact
     for (int k = 0; k < 9; ++k) {
         a->m[k] = c->m[k];
     }
-    /* the capsule's, as cloth_shape_capsule() works them out */
+    a->size = c->size[0];
     a->len2 = cloth_dot3(c->axis, c->axis);
     a->on_axis[0] = 0.0f;
     a->on_axis[1] = 1.0f;
     a->on_axis[2] = 0.0f;
-    if (a->len2 > 0.0f) {
+    if (c->kind == CLOTH_COLLIDER_CYLINDER) {
+        /* as cloth_shape_cylinder() works them out */
+        a->len = sqrtf(a->len2);
+        a->len_th = a->len + c->thickness;
+        for (int k = 0; k < 3; ++k) {
+            a->e[k] = c->axis[k] / a->len;
+        }
+        cloth_perpendicular(a->e, a->on_axis);
+    } else if (a->len2 > 0.0f) {
+        /* as cloth_shape_capsule() works them out */
         const float inv = 1.0f / sqrtf(a->len2);
         const float e[3] = {c->axis[0] * inv, c->axis[1] * inv, c->axis[2] * inv};
         cloth_perpendicular(e, a->on_axis);
@@ -64,8 +73,14 @@ uint32_t cloth_vector_pass_range(cloth_t *cloth, const cloth_collider *c, float 
     args_of(cloth, c, &a);
     a.near2 = near * near;
     const cloth_kernels *kern = cloth_kernels_at(cloth->simd);
-    uint32_t (*pass)(const cloth_contact_args *, uint32_t, uint32_t) =
-        c->kind == CLOTH_COLLIDER_SPHERE ? kern->sphere : c->kind == CLOTH_COLLIDER_CAPSULE ? kern->capsule : kern->plane;
+    uint32_t (*pass)(const cloth_contact_args *, uint32_t, uint32_t) = kern->plane;
+    if (c->kind == CLOTH_COLLIDER_SPHERE) {
+        pass = kern->sphere;
+    } else if (c->kind == CLOTH_COLLIDER_CAPSULE) {
+        pass = kern->capsule;
+    } else if (c->kind == CLOTH_COLLIDER_CYLINDER) {
+        pass = kern->cylinder;
+    }
     uint32_t hits = 0u;
     for (uint32_t i0 = begin; i0 < end; i0 += CHUNK) {
         const uint32_t i1 = end - i0 < CHUNK ? end : i0 + CHUNK;

@@ -33,13 +33,16 @@ typedef struct cloth_contact_args {
     float hold_dt;
     const float *lx, *ly, *lz;
     float g[3];
-    /* The shapes described in their own frame (capsule, plane): the
-     * rotation (cloth_collider::m), the shape's axis there (capsule: the
-     * second end; plane: the unit normal), its thickness, and for the
-     * capsule |axis|^2 and the normal of a point on its segment. */
+    /* The shapes described in their own frame (capsule, cylinder, plane):
+     * the rotation (cloth_collider::m), the shape's axis there (capsule,
+     * cylinder: the second end; plane: the unit normal), its radius and
+     * thickness; the capsule's |axis|^2, the cylinder's unit axis `e`,
+     * length and length + thickness, and for both the direction out of a
+     * point on the axis. */
     float m[9];
     float axis[3];
-    float thickness, len2;
+    float size, thickness, len2;
+    float e[3], len, len_th;
     float on_axis[3];
 } cloth_contact_args;
 
@@ -110,6 +113,7 @@ typedef struct cloth_kernels {
      * resolve() (or resolve_held()) gives it; returns the contacts */
     uint32_t (*sphere)(const cloth_contact_args *a, uint32_t begin, uint32_t end);
     uint32_t (*capsule)(const cloth_contact_args *a, uint32_t begin, uint32_t end);
+    uint32_t (*cylinder)(const cloth_contact_args *a, uint32_t begin, uint32_t end);
     uint32_t (*plane)(const cloth_contact_args *a, uint32_t begin, uint32_t end);
     /* whether a particle of [begin, end) is within sqrt(near2) of c */
     bool (*near)(const cloth_contact_args *a, uint32_t begin, uint32_t end);

@@ -1,6 +1,6 @@
 /*
  * The contacts of the shapes described in their own frame (capsule,
- * plane), over the vector layer, after kernels/contact.inl: each lane
+ * cylinder, plane), over the vector layer, after kernels/contact.inl: each lane
  * goes through colliders/collide.c's collide() term for term (into the
  * frame, the shape's query, back to the world, the surface's velocity),
  * so the pass gives the general pass's bits at every width.
@@ -113,5 +113,68 @@ WIDE_INLINE bool WIDE(plane_at)(const cloth_contact_args *a, uint32_t i, uint32_
     return true;
 }
 
+/* Cylinder (colliders/cylinder.c, cloth_shape_cylinder()): inside, out
+ * through the nearest of the side and the caps; outside within the
+ * thickness, straight away from the nearest point of the solid, the
+ * offset taken in the (e, u) plane. `e` is the unit axis, `len` its
+ * length, `on_axis` the radial direction of a point on the axis. */
+WIDE_INLINE bool WIDE(cylinder_at)(const cloth_contact_args *a, uint32_t i, uint32_t n, contact_lanes *k)
+{
+    const wf zero = wf_set1(0.0f), one = wf_set1(1.0f);
+    const wm free = WIDE(free_lanes)(a, i, n, k);
+    wf px, py, pz;
+    WIDE(to_frame)(a, k, &px, &py, &pz);
+    const wf ex = wf_set1(a->e[0]), ey = wf_set1(a->e[1]), ez = wf_set1(a->e[2]);
+    const wf len = wf_set1(a->len), r = wf_set1(a->size), th = wf_set1(a->thickness);
+    const wf h = wf_add(wf_add(wf_mul(px, ex), wf_mul(py, ey)), wf_mul(pz, ez));
+    const wf qx = wf_sub(px, wf_mul(h, ex)), qy = wf_sub(py, wf_mul(h, ey)), qz = wf_sub(pz, wf_mul(h, ez));
+    const wf rho = wf_sqrt(wf_add(wf_add(wf_mul(qx, qx), wf_mul(qy, qy)), wf_mul(qz, qz)));
+    const wm radial = wm_gt(rho, zero);
+    const wf safe_rho = wf_sel(radial, rho, one);
+    const wf ux = wf_sel(radial, wf_div(qx, safe_rho), wf_set1(a->on_axis[0]));
+    const wf uy = wf_sel(radial, wf_div(qy, safe_rho), wf_set1(a->on_axis[1]));
+    const wf uz = wf_sel(radial, wf_div(qz, safe_rho), wf_set1(a->on_axis[2]));
+    const wm inside = wm_and(wm_and(wm_le(zero, h), wm_le(h, len)), wm_le(rho, r));
+    /* outside: the nearest point of the solid, (hc, rc) in the (e, u) plane */
+    wf hc = wf_max(h, zero);
+    hc = wf_sel(wm_lt(hc, len), hc, len);
+    const wf rc = wf_sel(wm_lt(rho, r), rho, r);
+    const wf dr = wf_sub(rho, rc), dh = wf_sub(h, hc);
+    const wf d2 = wf_add(wf_mul(dr, dr), wf_mul(dh, dh));
+    const wf dist = wf_sqrt(d2);
+    const wm near = wm_and(wm_lt(d2, wf_mul(th, th)), wm_gt(dist, zero));
+    k->hit = wm_and(wm_or(inside, near), free);
+    if (!wm_any(k->hit)) {
+        return false;
+    }
+    /* inside: out through the side, or through the nearer cap */
+    const wf side = wf_sub(r, rho), top = wf_sub(len, h);
+    const wm through_side = wm_and(wm_le(side, h), wm_le(side, top));
+    const wm lower = wm_lt(h, top);
+    const wf sign = wf_sel(lower, wf_set1(-1.0f), one);
+    const wf level = wf_sel(lower, wf_neg(th), wf_set1(a->len_th));
+    const wf reach = wf_set1(a->reach);
+    wf nx = wf_sel(through_side, ux, wf_mul(sign, ex));
+    wf ny = wf_sel(through_side, uy, wf_mul(sign, ey));
+    wf nz = wf_sel(through_side, uz, wf_mul(sign, ez));
+    wf ox = wf_sel(through_side, wf_add(wf_mul(h, ex), wf_mul(reach, ux)), wf_add(qx, wf_mul(level, ex)));
+    wf oy = wf_sel(through_side, wf_add(wf_mul(h, ey), wf_mul(reach, uy)), wf_add(qy, wf_mul(level, ey)));
+    wf oz = wf_sel(through_side, wf_add(wf_mul(h, ez), wf_mul(reach, uz)), wf_add(qz, wf_mul(level, ez)));
+    /* outside */
+    const wf safe_dist = wf_sel(near, dist, one);
+    const wf nu = wf_div(dr, safe_dist), ne = wf_div(dh, safe_dist);
+    const wf onx = wf_add(wf_mul(nu, ux), wf_mul(ne, ex)), ony = wf_add(wf_mul(nu, uy), wf_mul(ne, ey));
+    const wf onz = wf_add(wf_mul(nu, uz), wf_mul(ne, ez));
+    nx = wf_sel(inside, nx, onx);
+    ny = wf_sel(inside, ny, ony);
+    nz = wf_sel(inside, nz, onz);
+    ox = wf_sel(inside, ox, wf_add(wf_add(wf_mul(hc, ex), wf_mul(rc, ux)), wf_mul(th, onx)));
+    oy = wf_sel(inside, oy, wf_add(wf_add(wf_mul(hc, ey), wf_mul(rc, uy)), wf_mul(th, ony)));
+    oz = wf_sel(inside, oz, wf_add(wf_add(wf_mul(hc, ez), wf_mul(rc, uz)), wf_mul(th, onz)));
+    WIDE(from_frame)(a, i, n, k, ox, oy, oz, nx, ny, nz);
+    return true;
+}
+
 CONTACT_PASS(capsule, WIDE(capsule_at))
+CONTACT_PASS(cylinder, WIDE(cylinder_at))
 CONTACT_PASS(plane, WIDE(plane_at))

@@ -20,6 +20,7 @@ const cloth_kernels WIDE(cloth_kernels) = {
     .lanes = WIDE_LANES,
     .sphere = WIDE(sphere),
     .capsule = WIDE(capsule),
+    .cylinder = WIDE(cylinder),
     .plane = WIDE(plane),
     .near = WIDE(near),
     .nonfinite = WIDE(nonfinite),

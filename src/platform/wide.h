@@ -14,8 +14,8 @@
  * Same bits at every width: each operation is one IEEE operation per lane
  * (add, sub, mul, div and sqrt are correctly rounded everywhere; nothing is
  * fused, the library is built with -ffp-contract=off), comparisons are the
- * ordered/unordered forms that match C's `<`, `>`, `!(a > b)` and `!=` on
- * NaN, a select copies bits, `wf_neg` flips the sign bit as C's unary minus
+ * ordered/unordered forms that match C's `<`, `>`, `<=`, `!(a > b)` and `!=`
+ * on NaN, a select copies bits, `wf_neg` flips the sign bit as C's unary minus
  * does, and `wf_max(a, b)` is C's `a > b ? a : b` (x86's maxps; a compare
  * and a select on NEON). `wf_unzip` and `wf_zip` only move floats: they
  * deal 2 WIDE_LANES consecutive floats into the first and second ends of
@@ -74,7 +74,9 @@ WIDE_INLINE wm wm_lt(wf a, wf b) { return a < b; }
 WIDE_INLINE wm wm_gt(wf a, wf b) { return a > b; }
 WIDE_INLINE wm wm_ngt(wf a, wf b) { return !(a > b); }
 WIDE_INLINE wm wm_ne(wf a, wf b) { return a != b; }
+WIDE_INLINE wm wm_le(wf a, wf b) { return a <= b; }
 WIDE_INLINE wm wm_and(wm a, wm b) { return a && b; }
+WIDE_INLINE wm wm_or(wm a, wm b) { return a || b; }
 WIDE_INLINE wf wf_sel(wm m, wf a, wf b) { return m ? a : b; }
 WIDE_INLINE wf wf_max(wf a, wf b) { return a > b ? a : b; }
 WIDE_INLINE float wf_hmax(wf a) { return a; }
@@ -134,7 +136,9 @@ WIDE_INLINE wm wm_lt(wf a, wf b) { return _mm_cmplt_ps(a, b); }
 WIDE_INLINE wm wm_gt(wf a, wf b) { return _mm_cmpgt_ps(a, b); }
 WIDE_INLINE wm wm_ngt(wf a, wf b) { return _mm_cmpngt_ps(a, b); }
 WIDE_INLINE wm wm_ne(wf a, wf b) { return _mm_cmpneq_ps(a, b); }
+WIDE_INLINE wm wm_le(wf a, wf b) { return _mm_cmple_ps(a, b); }
 WIDE_INLINE wm wm_and(wm a, wm b) { return _mm_and_ps(a, b); }
+WIDE_INLINE wm wm_or(wm a, wm b) { return _mm_or_ps(a, b); }
 WIDE_INLINE wf wf_sel(wm m, wf a, wf b) { return _mm_or_ps(_mm_and_ps(m, a), _mm_andnot_ps(m, b)); }
 WIDE_INLINE wf wf_max(wf a, wf b) { return _mm_max_ps(a, b); }
 WIDE_INLINE bool wm_any(wm m) { return _mm_movemask_ps(m) != 0; }
@@ -211,7 +215,9 @@ WIDE_INLINE wm wm_lt(wf a, wf b) { return vcltq_f32(a, b); }
 WIDE_INLINE wm wm_gt(wf a, wf b) { return vcgtq_f32(a, b); }
 WIDE_INLINE wm wm_ngt(wf a, wf b) { return vmvnq_u32(vcgtq_f32(a, b)); }
 WIDE_INLINE wm wm_ne(wf a, wf b) { return vmvnq_u32(vceqq_f32(a, b)); }
+WIDE_INLINE wm wm_le(wf a, wf b) { return vcleq_f32(a, b); }
 WIDE_INLINE wm wm_and(wm a, wm b) { return vandq_u32(a, b); }
+WIDE_INLINE wm wm_or(wm a, wm b) { return vorrq_u32(a, b); }
 WIDE_INLINE wf wf_sel(wm m, wf a, wf b) { return vbslq_f32(m, a, b); }
 /* vmaxq_f32 answers NaN for a NaN and +0 for (-0, +0): not C's a > b ? a : b */
 WIDE_INLINE wf wf_max(wf a, wf b) { return vbslq_f32(vcgtq_f32(a, b), a, b); }
@@ -288,7 +294,9 @@ WIDE_INLINE wm wm_lt(wf a, wf b) { return _mm256_cmp_ps(a, b, _CMP_LT_OQ); }
 WIDE_INLINE wm wm_gt(wf a, wf b) { return _mm256_cmp_ps(a, b, _CMP_GT_OQ); }
 WIDE_INLINE wm wm_ngt(wf a, wf b) { return _mm256_cmp_ps(a, b, _CMP_NGT_UQ); }
 WIDE_INLINE wm wm_ne(wf a, wf b) { return _mm256_cmp_ps(a, b, _CMP_NEQ_UQ); }
+WIDE_INLINE wm wm_le(wf a, wf b) { return _mm256_cmp_ps(a, b, _CMP_LE_OQ); }
 WIDE_INLINE wm wm_and(wm a, wm b) { return _mm256_and_ps(a, b); }
+WIDE_INLINE wm wm_or(wm a, wm b) { return _mm256_or_ps(a, b); }
 WIDE_INLINE wf wf_sel(wm m, wf a, wf b) { return _mm256_blendv_ps(b, a, m); }
 WIDE_INLINE wf wf_max(wf a, wf b) { return _mm256_max_ps(a, b); }
 WIDE_INLINE bool wm_any(wm m) { return _mm256_movemask_ps(m) != 0; }
@@ -412,7 +420,9 @@ WIDE_INLINE wm wm_lt(wf a, wf b) { return _mm512_cmp_ps_mask(a, b, _CMP_LT_OQ); 
 WIDE_INLINE wm wm_gt(wf a, wf b) { return _mm512_cmp_ps_mask(a, b, _CMP_GT_OQ); }
 WIDE_INLINE wm wm_ngt(wf a, wf b) { return _mm512_cmp_ps_mask(a, b, _CMP_NGT_UQ); }
 WIDE_INLINE wm wm_ne(wf a, wf b) { return _mm512_cmp_ps_mask(a, b, _CMP_NEQ_UQ); }
+WIDE_INLINE wm wm_le(wf a, wf b) { return _mm512_cmp_ps_mask(a, b, _CMP_LE_OQ); }
 WIDE_INLINE wm wm_and(wm a, wm b) { return (wm)(a & b); }
+WIDE_INLINE wm wm_or(wm a, wm b) { return (wm)(a | b); }
 WIDE_INLINE wf wf_sel(wm m, wf a, wf b) { return _mm512_mask_blend_ps(m, b, a); }
 WIDE_INLINE wf wf_max(wf a, wf b) { return _mm512_max_ps(a, b); }
 WIDE_INLINE bool wm_any(wm m) { return m != 0; }
