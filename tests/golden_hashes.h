@@ -16,6 +16,6 @@ static const uint64_t k_golden[] = {
     0xd1c68a840bb18546ull, /* implicit 16x16 */
     0x66d6783e1931db14ull, /* mesh xpbd 17x17 */
     0x85bada49ccf10080ull, /* mesh cotton 17x17 */
-    0x3e7d88ba6ee5a39eull, /* body shapes 30x30 */
+    0x2b9f74e5aa60a943ull, /* body shapes 30x30 */
     0xceda52ca06b3e7a1ull, /* body shapes 12x70 */
 };

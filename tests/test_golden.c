@@ -116,10 +116,10 @@ static void fast_shapes(cloth_t *c)
 }
 
 /* Body shapes: a capsule that rises and turns under the cloth, a tilted
- * plane that drifts up into it, a post whose cap and rim rise into it and
- * a lying cylinder, all with friction and thickness, with the defaults (so
- * the strain limit's held passes meet them too). */
-static cloth_collider_id limb, ground, post, log_; /* of the cloth being run */
+ * plane that drifts up into it, a post whose cap and rim rise into it, a
+ * lying cylinder and a turning ring, all with friction and thickness, with
+ * the defaults (so the strain limit's held passes meet them too). */
+static cloth_collider_id limb, ground, post, log_, ring; /* of the cloth being run */
 
 static void body_shapes(cloth_t *c)
 {
@@ -139,6 +139,10 @@ static void body_shapes(cloth_t *c)
     CHECK_OK(cloth_add_cylinder(c, la, lb, 0.07f, &log_));
     CHECK_OK(cloth_set_collider_friction(c, log_, 0.2f));
     CHECK_OK(cloth_set_collider_thickness(c, log_, 0.0f)); /* every contact through the solid itself */
+    const float rc[3] = {0.3f, -0.03f, 0.3f}, ra[3] = {0.2f, 1.0f, 0.1f};
+    CHECK_OK(cloth_add_torus(c, rc, ra, 0.15f, 0.04f, &ring));
+    CHECK_OK(cloth_set_collider_friction(c, ring, 0.6f)); /* friction's take-back, then the second query */
+    CHECK_OK(cloth_set_collider_thickness(c, ring, 0.01f));
     CHECK_OK(cloth_pin(c, 0u, NULL));
 }
 
@@ -153,6 +157,8 @@ static void body_shapes_frame(cloth_t *c, int f)
     const float still[4] = {0.0f, 0.0f, 0.0f, 1.0f}, log_turn[4] = {0.0f, 0.0f, sinf(0.3f * h), cosf(0.3f * h)};
     CHECK_OK(cloth_set_collider_transform(c, post, post_at, still));
     CHECK_OK(cloth_set_collider_transform(c, log_, log_at, log_turn));
+    const float ring_at[3] = {0.3f, -0.03f + 0.3f * t, 0.3f}, ring_turn[4] = {sinf(0.2f * h), 0.0f, 0.0f, cosf(0.2f * h)};
+    CHECK_OK(cloth_set_collider_transform(c, ring, ring_at, ring_turn));
 }
 
 /* The 0.2 settings (explicit integrators' closed forms) with a ball, at

@@ -255,7 +255,7 @@ uint32_t cloth_colliders_apply_range(cloth_t *cloth, uint32_t begin, uint32_t en
             contacts += cloth_vector_pass_range(cloth, c, c->size[0] + c->thickness, begin, end);
             continue;
         }
-        if (c->kind == CLOTH_COLLIDER_CAPSULE || c->kind == CLOTH_COLLIDER_CYLINDER || c->kind == CLOTH_COLLIDER_PLANE) {
+        if (c->kind != CLOTH_COLLIDER_ELLIPSOID) {
             contacts += cloth_vector_pass_range(cloth, c, reach, begin, end);
             continue;
         }

@@ -1,6 +1,6 @@
 /*
- * The colliders with a pass of their own over a range of particles: the
- * sphere, the capsule, the cylinder and the plane. The general pass (collide.c) brings
+ * The colliders with a pass of their own over a range of particles: all
+ * but the ellipsoid (whose nearest point is found by iterating). The general pass (collide.c) brings
  * each particle into the collider's frame and calls the shape through a
  * pointer, which on a cloth draped over a ball costs more than a sweep of
  * the springs. These shapes' contacts and responses are kernels of the
@@ -47,6 +47,11 @@ static void args_of(const cloth_t *cloth, const cloth_collider *c, cloth_contact
         a->m[k] = c->m[k];
     }
     a->size = c->size[0];
+    if (c->kind == CLOTH_COLLIDER_TORUS) {
+        /* as cloth_shape_torus() works it out: the minor radius */
+        a->reach = c->size[1] + c->thickness;
+        a->reach2 = a->reach * a->reach;
+    }
     a->len2 = cloth_dot3(c->axis, c->axis);
     a->on_axis[0] = 0.0f;
     a->on_axis[1] = 1.0f;
@@ -80,6 +85,8 @@ uint32_t cloth_vector_pass_range(cloth_t *cloth, const cloth_collider *c, float 
         pass = kern->capsule;
     } else if (c->kind == CLOTH_COLLIDER_CYLINDER) {
         pass = kern->cylinder;
+    } else if (c->kind == CLOTH_COLLIDER_TORUS) {
+        pass = kern->torus;
     }
     uint32_t hits = 0u;
     for (uint32_t i0 = begin; i0 < end; i0 += CHUNK) {

@@ -33,10 +33,11 @@ typedef struct cloth_contact_args {
     float hold_dt;
     const float *lx, *ly, *lz;
     float g[3];
-    /* The shapes described in their own frame (capsule, cylinder, plane):
-     * the rotation (cloth_collider::m), the shape's axis there (capsule,
-     * cylinder: the second end; plane: the unit normal), its radius and
-     * thickness; the capsule's |axis|^2, the cylinder's unit axis `e`,
+    /* The shapes described in their own frame (capsule, cylinder, plane,
+     * torus): the rotation (cloth_collider::m), the shape's axis there
+     * (capsule, cylinder: the second end; plane, torus: the unit normal),
+     * its radius (torus: the major one; its `reach` is the minor radius +
+     * thickness) and thickness; the capsule's |axis|^2, the cylinder's unit axis `e`,
      * length and length + thickness, and for both the direction out of a
      * point on the axis. */
     float m[9];
@@ -114,6 +115,7 @@ typedef struct cloth_kernels {
     uint32_t (*sphere)(const cloth_contact_args *a, uint32_t begin, uint32_t end);
     uint32_t (*capsule)(const cloth_contact_args *a, uint32_t begin, uint32_t end);
     uint32_t (*cylinder)(const cloth_contact_args *a, uint32_t begin, uint32_t end);
+    uint32_t (*torus)(const cloth_contact_args *a, uint32_t begin, uint32_t end);
     uint32_t (*plane)(const cloth_contact_args *a, uint32_t begin, uint32_t end);
     /* whether a particle of [begin, end) is within sqrt(near2) of c */
     bool (*near)(const cloth_contact_args *a, uint32_t begin, uint32_t end);

@@ -1,6 +1,6 @@
 /*
  * The contacts of the shapes described in their own frame (capsule,
- * cylinder, plane), over the vector layer, after kernels/contact.inl: each lane
+ * cylinder, plane, torus), over the vector layer, after kernels/contact.inl: each lane
  * goes through colliders/collide.c's collide() term for term (into the
  * frame, the shape's query, back to the world, the surface's velocity),
  * so the pass gives the general pass's bits at every width.
@@ -173,6 +173,92 @@ WIDE_INLINE bool WIDE(cylinder_at)(const cloth_contact_args *a, uint32_t i, uint
     oz = wf_sel(inside, oz, wf_add(wf_add(wf_mul(hc, ez), wf_mul(rc, uz)), wf_mul(th, onz)));
     WIDE(from_frame)(a, i, n, k, ox, oy, oz, nx, ny, nz);
     return true;
+}
+
+/* Torus (colliders/torus.c, cloth_shape_torus()) at the frame positions
+ * p: out along the line to the nearest point of the ring of radius `size`
+ * about `axis` (unit), by `reach` (the minor radius + thickness). The
+ * lanes on the axis touch nothing. */
+WIDE_INLINE wm WIDE(torus_query)(const cloth_contact_args *a, wf px, wf py, wf pz, wf *ox, wf *oy, wf *oz, wf *nx,
+                                 wf *ny, wf *nz)
+{
+    const wf zero = wf_set1(0.0f), one = wf_set1(1.0f);
+    const wf ex = wf_set1(a->axis[0]), ey = wf_set1(a->axis[1]), ez = wf_set1(a->axis[2]);
+    const wf h = wf_add(wf_add(wf_mul(px, ex), wf_mul(py, ey)), wf_mul(pz, ez));
+    const wf qx = wf_sub(px, wf_mul(h, ex)), qy = wf_sub(py, wf_mul(h, ey)), qz = wf_sub(pz, wf_mul(h, ez));
+    const wf rho = wf_sqrt(wf_add(wf_add(wf_mul(qx, qx), wf_mul(qy, qy)), wf_mul(qz, qz)));
+    const wm off_axis = wm_gt(rho, zero);
+    const wf safe_rho = wf_sel(off_axis, rho, one), big = wf_set1(a->size);
+    const wf rx = wf_div(wf_mul(big, qx), safe_rho), ry = wf_div(wf_mul(big, qy), safe_rho);
+    const wf rz = wf_div(wf_mul(big, qz), safe_rho);
+    const wf dx = wf_sub(px, rx), dy = wf_sub(py, ry), dz = wf_sub(pz, rz);
+    const wf d2 = wf_add(wf_add(wf_mul(dx, dx), wf_mul(dy, dy)), wf_mul(dz, dz));
+    const wm hit = wm_and(off_axis, wm_lt(d2, wf_set1(a->reach2)));
+    const wf dist = wf_sqrt(d2);
+    /* on the circle itself: leave outward, away from the axis */
+    const wm away = wm_gt(dist, zero);
+    const wf safe_dist = wf_sel(away, dist, one), reach = wf_set1(a->reach);
+    *nx = wf_sel(away, wf_div(dx, safe_dist), wf_div(qx, safe_rho));
+    *ny = wf_sel(away, wf_div(dy, safe_dist), wf_div(qy, safe_rho));
+    *nz = wf_sel(away, wf_div(dz, safe_dist), wf_div(qz, safe_rho));
+    *ox = wf_add(rx, wf_mul(*nx, reach));
+    *oy = wf_add(ry, wf_mul(*ny, reach));
+    *oz = wf_add(rz, wf_mul(*nz, reach));
+    return hit;
+}
+
+WIDE_INLINE bool WIDE(torus_at)(const cloth_contact_args *a, uint32_t i, uint32_t n, contact_lanes *k)
+{
+    const wm free = WIDE(free_lanes)(a, i, n, k);
+    wf px, py, pz, ox, oy, oz, nx, ny, nz;
+    WIDE(to_frame)(a, k, &px, &py, &pz);
+    k->hit = wm_and(WIDE(torus_query)(a, px, py, pz, &ox, &oy, &oz, &nx, &ny, &nz), free);
+    if (!wm_any(k->hit)) {
+        return false;
+    }
+    WIDE(from_frame)(a, i, n, k, ox, oy, oz, nx, ny, nz);
+    return true;
+}
+
+/* The torus's pass: collide()'s response, and then, where friction acted,
+ * its second query. The torus is not convex (collide.c,
+ * tangent_can_enter()): friction's take-back along the tangent plane can
+ * end inside, and such a particle goes to the nearest point of the grown
+ * surface; only its position moves. */
+static uint32_t WIDE(torus)(const cloth_contact_args *args, uint32_t begin, uint32_t end)
+{
+    const cloth_contact_args copy = *args;
+    uint32_t hits = 0u;
+    contact_lanes k;
+    for (uint32_t i = begin; i < end; i += WIDE_LANES) {
+        const uint32_t n = end - i < WIDE_LANES ? end - i : WIDE_LANES;
+        if (!WIDE(torus_at)(&copy, i, n, &k)) {
+            continue;
+        }
+        hits += copy.hold_dt > 0.0f ? WIDE(contact_held)(&copy, i, n, &k) : WIDE(contact_respond)(&copy, i, n, &k);
+        if (!(copy.mu > 0.0f)) {
+            continue;
+        }
+        contact_lanes again;
+        (void)WIDE(free_lanes)(&copy, i, n, &again);
+        wf px, py, pz, ox, oy, oz, nx, ny, nz;
+        WIDE(to_frame)(&copy, &again, &px, &py, &pz);
+        /* resolve() lets friction act on a particle moving into the
+         * surface, resolve_held() on every one it touches */
+        const wm acted = copy.hold_dt > 0.0f ? k.hit : wm_and(k.hit, k.into);
+        const wm inside = wm_and(WIDE(torus_query)(&copy, px, py, pz, &ox, &oy, &oz, &nx, &ny, &nz), acted);
+        if (!wm_any(inside)) {
+            continue;
+        }
+        const float *m = copy.m;
+        const wf wx = wf_add(wf_set1(copy.c[0]), WIDE(rotate_row)(m, 0, ox, oy, oz));
+        const wf wy = wf_add(wf_set1(copy.c[1]), WIDE(rotate_row)(m, 1, ox, oy, oz));
+        const wf wz = wf_add(wf_set1(copy.c[2]), WIDE(rotate_row)(m, 2, ox, oy, oz));
+        wf_store_n(copy.x + i, n, wf_sel(inside, wx, again.px));
+        wf_store_n(copy.y + i, n, wf_sel(inside, wy, again.py));
+        wf_store_n(copy.z + i, n, wf_sel(inside, wz, again.pz));
+    }
+    return hits;
 }
 
 CONTACT_PASS(capsule, WIDE(capsule_at))

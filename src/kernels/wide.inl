@@ -21,6 +21,7 @@ const cloth_kernels WIDE(cloth_kernels) = {
     .sphere = WIDE(sphere),
     .capsule = WIDE(capsule),
     .cylinder = WIDE(cylinder),
+    .torus = WIDE(torus),
     .plane = WIDE(plane),
     .near = WIDE(near),
     .nonfinite = WIDE(nonfinite),
