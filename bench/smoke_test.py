@@ -3,9 +3,10 @@ works, not to time it. Checks that every configuration printed one JSON line
 with the fields the figures are read from, that the XPBD fast setup meets
 the quality bar at this size, and that 1 and 2 threads gave the same result
 (the library promises the same bits, so the quality figures must match to
-the last printed digit).
+the last printed digit). With bench/cape as well: a 12 x 12 cape against
+two capsules for a few steps prints its line, with a time and contacts.
 
-Usage: smoke_test.py path/to/drape
+Usage: smoke_test.py path/to/drape [path/to/cape]
 """
 import json
 import subprocess
@@ -44,6 +45,17 @@ for r in rows:
     print("N=%d %-6s threads %d: quality %s (mean %.4f, max %.4f), %.3f ms/frame, %.1f B/particle" % (
         r["n"], r["integrator"], r["threads"], "ok" if r["quality_ok"] else "FAILS (" + r["why"] + ")",
         r["mean_stretch"], r["max_stretch"], r["ms_per_frame"], r["bytes_per_particle"]))
+if len(sys.argv) > 2:
+    cape = subprocess.run([sys.argv[2], "--rows", "12", "--capsules", "2", "--runs", "1", "--steps", "10"],
+                          check=True, capture_output=True, text=True).stdout
+    line = json.loads(cape.strip().splitlines()[-1])
+    missing = [f for f in ("rows", "capsules", "us_per_step", "best_us_per_step", "contacts") if f not in line]
+    if missing:
+        failures.append("cape: missing %s" % missing)
+    elif not (line["us_per_step"] > 0 and line["contacts"] > 0):
+        failures.append("cape: no time or no contacts: %s" % line)
+    else:
+        print("cape 12 x 12, 2 capsules: %.1f us a step, %d contacts" % (line["us_per_step"], line["contacts"]))
 for f in failures:
     print("FAIL: " + f)
 sys.exit(1 if failures else 0)
