@@ -7,6 +7,7 @@
  */
 #include "shapes.h"
 #include "colliders/colliders.h"
+#include "kernels/kernels.h"
 
 static cloth_shape_fn shape_of(cloth_collider_kind kind)
 {
@@ -236,46 +237,126 @@ static float reach_of(const cloth_collider *c)
     return (r + c->thickness) * 1.0001f;
 }
 
-/* Candidates are flagged a chunk at a time in a loop with no branch (it
- * vectorises), and only they take the shape query: on a typical cloth most
- * particles are nowhere near most colliders. */
-#define CULL_CHUNK 256u
+/* The general pass (the ellipsoid) over particles [begin, end): candidates
+ * are flagged in a loop with no branch (it vectorises), and only they take
+ * the shape query. */
+static uint32_t general_pass(cloth_t *cloth, const cloth_collider *c, uint32_t begin, uint32_t end)
+{
+    const cloth_shape_fn shape = shape_of(c->kind);
+    const float reach = reach_of(c);
+    const float r2 = isfinite(reach) ? reach * reach : INFINITY;
+    const float cx = c->at.p[0], cy = c->at.p[1], cz = c->at.p[2];
+    const uint32_t n = end - begin;
+    const float *restrict x = cloth->p.x + begin, *restrict y = cloth->p.y + begin, *restrict z = cloth->p.z + begin;
+    const float *restrict wi = cloth->p.w + begin;
+    unsigned char near[CLOTH_COLLIDE_CHUNK];
+    for (uint32_t j = 0; j < n; ++j) {
+        const float dx = x[j] - cx, dy = y[j] - cy, dz = z[j] - cz;
+        /* NaN distances pass, so a blown-up particle still reaches the shape */
+        near[j] = (unsigned char)(!((dx * dx + dy * dy) + dz * dz >= r2) & (wi[j] > 0.0f));
+    }
+    uint32_t contacts = 0u;
+    for (uint32_t j = 0; j < n; ++j) {
+        /* pinned particles (w = 0) are where the host put them */
+        if (near[j]) {
+            contacts += collide(cloth, c, shape, begin + j) ? 1u : 0u;
+        }
+    }
+    return contacts;
+}
+
+/* A box in the world that holds every point the collider can touch, or
+ * false when there is none (the plane, or a pose so far out that the box
+ * overflows). Capsule and cylinder: their two ends, grown by radius +
+ * thickness, which covers the caps' discs too. Grown by a part in 1e4 of
+ * the reach and of the coordinates, so that rounding can never skip a
+ * chunk that a particle's own test (in the kernel) would find touching. */
+static bool collider_box(const cloth_collider *c, float box[6])
+{
+    float r = 0.0f;
+    float b[3] = {c->at.p[0], c->at.p[1], c->at.p[2]};
+    switch (c->kind) {
+    case CLOTH_COLLIDER_PLANE:
+        return false;
+    case CLOTH_COLLIDER_SPHERE:
+        r = c->size[0];
+        break;
+    case CLOTH_COLLIDER_ELLIPSOID:
+        r = fmaxf(c->size[0], fmaxf(c->size[1], c->size[2]));
+        break;
+    case CLOTH_COLLIDER_TORUS:
+        r = c->size[0] + c->size[1];
+        break;
+    case CLOTH_COLLIDER_CAPSULE:
+    case CLOTH_COLLIDER_CYLINDER:
+        r = c->size[0];
+        for (int k = 0; k < 3; ++k) {
+            b[k] += c->m[3 * k] * c->axis[0] + c->m[3 * k + 1] * c->axis[1] + c->m[3 * k + 2] * c->axis[2];
+        }
+        break;
+    }
+    const float reach = (r + c->thickness) * 1.0001f;
+    bool finite = true;
+    for (int k = 0; k < 3; ++k) {
+        const float lo = fminf(c->at.p[k], b[k]), hi = fmaxf(c->at.p[k], b[k]);
+        const float slack = 1e-4f * (fabsf(lo) + fabsf(hi));
+        box[k] = lo - reach - slack;
+        box[3 + k] = hi + reach + slack;
+        finite = finite && isfinite(box[k]) && isfinite(box[3 + k]);
+    }
+    return finite;
+}
+
+static bool boxes_meet(const float a[6], const float b[6])
+{
+    return !(a[0] > b[3] || a[1] > b[4] || a[2] > b[5] || b[0] > a[3] || b[1] > a[4] || b[2] > a[5]);
+}
+
+/* Chunks per block: a block's colliders run one after the other, each on
+ * the chunks whose box meets the collider's. A particle's response reads
+ * and writes only itself, so doing the colliders block by block gives
+ * what doing each over the whole range would; on a typical cloth most
+ * chunks are nowhere near most colliders, and a box test skips them. */
+#define BLOCK_CHUNKS 16u
 
 uint32_t cloth_colliders_apply_range(cloth_t *cloth, uint32_t begin, uint32_t end)
 {
-    const float *w = cloth->p.w;
-    uint32_t contacts = 0u;
-    unsigned char near[CULL_CHUNK];
     end = end < cloth->count ? end : cloth->count;
-    for (uint32_t k = 0; k < cloth->collider_count; ++k) {
-        const cloth_collider *c = &cloth->colliders[k];
-        const float reach = reach_of(c);
-        if (c->kind == CLOTH_COLLIDER_SPHERE) {
-            /* the sphere's reach, not grown: its own test is the cull */
-            contacts += cloth_vector_pass_range(cloth, c, c->size[0] + c->thickness, begin, end);
-            continue;
+    if (cloth->collider_count == 0u || begin >= end) {
+        return 0u;
+    }
+    const cloth_kernels *kern = cloth_kernels_at(cloth->simd);
+    const cloth_particles *p = &cloth->p;
+    const uint32_t block = BLOCK_CHUNKS * CLOTH_COLLIDE_CHUNK;
+    uint32_t contacts = 0u;
+    float box[BLOCK_CHUNKS][6];
+    for (uint32_t b0 = begin; b0 < end; b0 += block) {
+        const uint32_t b1 = end - b0 < block ? end : b0 + block;
+        const uint32_t chunks = (b1 - b0 + CLOTH_COLLIDE_CHUNK - 1u) / CLOTH_COLLIDE_CHUNK;
+        for (uint32_t k = 0; k < chunks; ++k) {
+            const uint32_t i0 = b0 + k * CLOTH_COLLIDE_CHUNK;
+            kern->box(p->x, p->y, p->z, i0, b1 - i0 < CLOTH_COLLIDE_CHUNK ? b1 : i0 + CLOTH_COLLIDE_CHUNK, box[k]);
         }
-        if (c->kind != CLOTH_COLLIDER_ELLIPSOID) {
-            contacts += cloth_vector_pass_range(cloth, c, reach, begin, end);
-            continue;
-        }
-        const cloth_shape_fn shape = shape_of(c->kind);
-        const float r2 = isfinite(reach) ? reach * reach : INFINITY;
-        const float cx = c->at.p[0], cy = c->at.p[1], cz = c->at.p[2];
-        for (uint32_t i0 = begin; i0 < end; i0 += CULL_CHUNK) {
-            const uint32_t n = end - i0 < CULL_CHUNK ? end - i0 : CULL_CHUNK;
-            const float *restrict x = cloth->p.x + i0, *restrict y = cloth->p.y + i0, *restrict z = cloth->p.z + i0;
-            const float *restrict wi = w + i0;
-            for (uint32_t j = 0; j < n; ++j) {
-                const float dx = x[j] - cx, dy = y[j] - cy, dz = z[j] - cz;
-                /* NaN distances pass, so a blown-up particle still reaches the shape */
-                near[j] = (unsigned char)(!((dx * dx + dy * dy) + dz * dz >= r2) & (wi[j] > 0.0f));
+        for (uint32_t m = 0; m < cloth->collider_count; ++m) {
+            const cloth_collider *c = &cloth->colliders[m];
+            float reach_box[6] = {0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f};
+            const bool bounded = collider_box(c, reach_box);
+            const bool vector = c->kind != CLOTH_COLLIDER_ELLIPSOID;
+            cloth_vector_pass v;
+            if (vector) {
+                cloth_vector_pass_prepare(cloth, c, &v);
             }
-            for (uint32_t j = 0; j < n; ++j) {
-                /* pinned particles (w = 0) are where the host put them */
-                if (near[j]) {
-                    contacts += collide(cloth, c, shape, i0 + j) ? 1u : 0u;
+            for (uint32_t k = 0; k < chunks; ++k) {
+                if (bounded && !boxes_meet(box[k], reach_box)) {
+                    continue;
                 }
+                const uint32_t i0 = b0 + k * CLOTH_COLLIDE_CHUNK;
+                const uint32_t i1 = b1 - i0 < CLOTH_COLLIDE_CHUNK ? b1 : i0 + CLOTH_COLLIDE_CHUNK;
+                const uint32_t hits = vector ? v.run(&v.args, i0, i1) : general_pass(cloth, c, i0, i1);
+                if (hits > 0u) {
+                    kern->box(p->x, p->y, p->z, i0, i1, box[k]); /* the collider moved some */
+                }
+                contacts += hits;
             }
         }
     }

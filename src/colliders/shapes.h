@@ -11,6 +11,7 @@
 #define CLOTHSIM_COLLIDERS_SHAPES_H
 
 #include "cloth_internal.h"
+#include "kernels/kernels.h"
 
 /* Whether point p (shape frame) lies closer than the thickness to the solid,
  * or inside it. If so, `out` is where it must go (on the surface grown by
@@ -26,12 +27,19 @@ bool cloth_shape_capsule(const cloth_collider *c, const float p[3], float out[3]
 bool cloth_shape_cylinder(const cloth_collider *c, const float p[3], float out[3], float n[3]);
 bool cloth_shape_torus(const cloth_collider *c, const float p[3], float out[3], float n[3]);
 
-/* vector_pass.c: the contacts of a sphere, capsule or plane over particles
- * [begin, end), as the general pass would make them (the sphere's as its
- * own shape query would); `near` is a radius about the collider's origin
- * outside which it touches nothing (infinity: no such radius). Returns
- * how many particles it touched. */
-uint32_t cloth_vector_pass_range(cloth_t *cloth, const cloth_collider *c, float near, uint32_t begin, uint32_t end);
+/* Particles per chunk of the collider pass (collide.c): a chunk whose box
+ * is out of a collider's reach is skipped. */
+#define CLOTH_COLLIDE_CHUNK 64u
+
+/* vector_pass.c: a collider other than the ellipsoid read into its
+ * kernel's arguments; `run(&args, i0, i1)` then gives the contacts of
+ * particles [i0, i1) as the general pass would make them (the sphere's as
+ * its own shape query would) and returns how many it touched. */
+typedef struct cloth_vector_pass {
+    cloth_contact_args args;
+    uint32_t (*run)(const cloth_contact_args *a, uint32_t begin, uint32_t end);
+} cloth_vector_pass;
+void cloth_vector_pass_prepare(const cloth_t *cloth, const cloth_collider *c, cloth_vector_pass *v);
 
 /* colliders.c: append a shape whose kind, size, axis and frame are filled;
  * it starts at rest at that frame with thickness 0 and friction 0. */

@@ -6,15 +6,12 @@
  * the springs. These shapes' contacts and responses are kernels of the
  * vector layer (kernels/contact.inl, sphere.inl, shapes.inl), run at the
  * cloth's vector level and giving the general pass's bits; this file reads
- * the collider once and skips the chunks nowhere near it.
+ * the collider once into the kernels' arguments (collide.c decides which
+ * chunks of particles they run on).
  */
 #include "shapes.h"
 
 #include "kernels/kernels.h"
-
-/* Chunks with no particle near the collider are skipped after one cheap
- * pass; on a typical cloth most of it is nowhere near most colliders. */
-#define CHUNK 64u
 
 static void args_of(const cloth_t *cloth, const cloth_collider *c, cloth_contact_args *a)
 {
@@ -72,28 +69,18 @@ static void args_of(const cloth_t *cloth, const cloth_collider *c, cloth_contact
     }
 }
 
-uint32_t cloth_vector_pass_range(cloth_t *cloth, const cloth_collider *c, float near, uint32_t begin, uint32_t end)
+void cloth_vector_pass_prepare(const cloth_t *cloth, const cloth_collider *c, cloth_vector_pass *v)
 {
-    cloth_contact_args a;
-    args_of(cloth, c, &a);
-    a.near2 = near * near;
+    args_of(cloth, c, &v->args);
     const cloth_kernels *kern = cloth_kernels_at(cloth->simd);
-    uint32_t (*pass)(const cloth_contact_args *, uint32_t, uint32_t) = kern->plane;
+    v->run = kern->plane;
     if (c->kind == CLOTH_COLLIDER_SPHERE) {
-        pass = kern->sphere;
+        v->run = kern->sphere;
     } else if (c->kind == CLOTH_COLLIDER_CAPSULE) {
-        pass = kern->capsule;
+        v->run = kern->capsule;
     } else if (c->kind == CLOTH_COLLIDER_CYLINDER) {
-        pass = kern->cylinder;
+        v->run = kern->cylinder;
     } else if (c->kind == CLOTH_COLLIDER_TORUS) {
-        pass = kern->torus;
+        v->run = kern->torus;
     }
-    uint32_t hits = 0u;
-    for (uint32_t i0 = begin; i0 < end; i0 += CHUNK) {
-        const uint32_t i1 = end - i0 < CHUNK ? end : i0 + CHUNK;
-        if (!isfinite(a.near2) || kern->near(&a, i0, i1)) {
-            hits += pass(&a, i0, i1);
-        }
-    }
-    return hits;
 }

@@ -23,7 +23,6 @@ typedef struct cloth_contact_args {
     float *x, *y, *z, *vx, *vy, *vz;
     const float *w;
     float reach, reach2, mu, lag; /* radius + thickness (sphere, capsule), squared */
-    float near2;                  /* near(): the square of a radius about c that holds every contact */
     float c[3];  /* the collider's origin */
     float up[3]; /* sphere: the frame's +y in the world, "out" at the very centre */
     float v[3], spin[3];
@@ -117,8 +116,6 @@ typedef struct cloth_kernels {
     uint32_t (*cylinder)(const cloth_contact_args *a, uint32_t begin, uint32_t end);
     uint32_t (*torus)(const cloth_contact_args *a, uint32_t begin, uint32_t end);
     uint32_t (*plane)(const cloth_contact_args *a, uint32_t begin, uint32_t end);
-    /* whether a particle of [begin, end) is within sqrt(near2) of c */
-    bool (*near)(const cloth_contact_args *a, uint32_t begin, uint32_t end);
     /* the sign bit set if any of arrays[0 .. count) holds a NaN or an
      * infinity on [first, last) (platform/finite.h) */
     uint32_t (*nonfinite)(const float *const *arrays, uint32_t count, uint32_t first, uint32_t last);
@@ -137,6 +134,9 @@ typedef struct cloth_kernels {
     void (*xpbd_span)(const xpbd_span *span);
     float (*ratio2)(const float *x, const float *y, const float *z, uint32_t begin, uint32_t end, uint32_t di,
                     float inv_rest2, float top);
+    /* the box of points [begin, end): lowest x, y, z, then highest
+     * (kernels/measure.inl) */
+    void (*box)(const float *x, const float *y, const float *z, uint32_t begin, uint32_t end, float out[6]);
     /* the tether batch on a grid: pack the particles i + j, j in [j, len),
      * of row r from column c whose flag is set, until a whole group might
      * not fit; returns the j it stopped at (len when done). Unpack writes

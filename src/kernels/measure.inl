@@ -31,3 +31,32 @@ static float WIDE(ratio2)(const float *x, const float *y, const float *z, uint32
     }
     return wf_hmax(best);
 }
+
+/* The box of points [begin, end) of x, y, z: out = lowest x, y, z, then
+ * highest; NaN coordinates are passed over (v < lo ? v : lo keeps lo), and
+ * an empty or all-NaN range gives +inf lows and -inf highs. A box does not
+ * depend on the order its points are taken in, so every width gives the
+ * same one (up to the sign of a zero). */
+static void WIDE(box)(const float *x, const float *y, const float *z, uint32_t begin, uint32_t end, float out[6])
+{
+    const float *const axis[3] = {x, y, z};
+    for (int a = 0; a < 3; ++a) {
+        wf lo = wf_set1(INFINITY), hi = wf_set1(-INFINITY);
+        uint32_t i = begin;
+        for (; i < end && end - i >= WIDE_LANES; i += WIDE_LANES) {
+            const wf v = wf_load(axis[a] + i);
+            lo = wf_min(v, lo);
+            hi = wf_max(v, hi);
+        }
+        if (i < end) {
+            /* the lanes past `end` keep what they had */
+            const uint32_t n = end - i;
+            const wf v = wf_load_n(axis[a] + i, n);
+            const wm live = wm_first(n);
+            lo = wf_sel(live, wf_min(v, lo), lo);
+            hi = wf_sel(live, wf_max(v, hi), hi);
+        }
+        out[a] = wf_hmin(lo);
+        out[3 + a] = wf_hmax(hi);
+    }
+}

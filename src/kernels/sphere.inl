@@ -45,18 +45,3 @@ WIDE_INLINE bool WIDE(sphere_contact_at)(const cloth_contact_args *a, uint32_t i
 }
 
 CONTACT_PASS(sphere, WIDE(sphere_contact_at))
-
-/* The cheap test that lets a chunk be skipped (any collider's pass): a
- * plain loop the compiler vectorises at this unit's width (the same float
- * sums, so the same answer at every width). */
-static bool WIDE(near)(const cloth_contact_args *a, uint32_t begin, uint32_t end)
-{
-    const float *restrict x = a->x, *restrict y = a->y, *restrict z = a->z;
-    const float cx = a->c[0], cy = a->c[1], cz = a->c[2], near2 = a->near2;
-    int32_t any = 0;
-    for (uint32_t i = begin; i < end; ++i) {
-        const float dx = x[i] - cx, dy = y[i] - cy, dz = z[i] - cz;
-        any |= (int32_t)((dx * dx + dy * dy) + dz * dz < near2);
-    }
-    return any != 0;
-}

@@ -6,6 +6,8 @@
 #include "platform/finite.h"
 #include "platform/wide.h"
 
+#include <math.h>
+
 #include "kernels/finite.inl"
 #include "kernels/levels.inl"
 #include "kernels/limit.inl"
@@ -23,7 +25,6 @@ const cloth_kernels WIDE(cloth_kernels) = {
     .cylinder = WIDE(cylinder),
     .torus = WIDE(torus),
     .plane = WIDE(plane),
-    .near = WIDE(near),
     .nonfinite = WIDE(nonfinite),
     .level_halve = WIDE(level_halve),
     .level_add = WIDE(level_add),
@@ -33,6 +34,7 @@ const cloth_kernels WIDE(cloth_kernels) = {
     .limit_along = WIDE(limit_along),
     .xpbd_span = WIDE(xpbd_span),
     .ratio2 = WIDE(ratio2),
+    .box = WIDE(box),
     .tether_pack = WIDE(tether_pack),
     .tether_unpack = WIDE(tether_unpack),
 };

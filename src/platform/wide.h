@@ -16,7 +16,8 @@
  * fused, the library is built with -ffp-contract=off), comparisons are the
  * ordered/unordered forms that match C's `<`, `>`, `<=`, `!(a > b)` and `!=`
  * on NaN, a select copies bits, `wf_neg` flips the sign bit as C's unary minus
- * does, and `wf_max(a, b)` is C's `a > b ? a : b` (x86's maxps; a compare
+ * does, `wf_max(a, b)` is C's `a > b ? a : b` and `wf_min(a, b)` its
+ * `a < b ? a : b` (x86's maxps, minps; a compare
  * and a select on NEON). `wf_unzip` and `wf_zip` only move floats: they
  * deal 2 WIDE_LANES consecutive floats into the first and second ends of
  * springs (x, x + 1), or with `pairs` (x, x + 2) in groups of four (two
@@ -79,7 +80,9 @@ WIDE_INLINE wm wm_and(wm a, wm b) { return a && b; }
 WIDE_INLINE wm wm_or(wm a, wm b) { return a || b; }
 WIDE_INLINE wf wf_sel(wm m, wf a, wf b) { return m ? a : b; }
 WIDE_INLINE wf wf_max(wf a, wf b) { return a > b ? a : b; }
+WIDE_INLINE wf wf_min(wf a, wf b) { return a < b ? a : b; }
 WIDE_INLINE float wf_hmax(wf a) { return a; }
+WIDE_INLINE float wf_hmin(wf a) { return a; }
 WIDE_INLINE bool wm_any(wm m) { return m; }
 WIDE_INLINE bool wm_all(wm m) { return m; }
 /* one lane holds one spring (x, x + 1); a pair of springs needs two */
@@ -141,6 +144,7 @@ WIDE_INLINE wm wm_and(wm a, wm b) { return _mm_and_ps(a, b); }
 WIDE_INLINE wm wm_or(wm a, wm b) { return _mm_or_ps(a, b); }
 WIDE_INLINE wf wf_sel(wm m, wf a, wf b) { return _mm_or_ps(_mm_and_ps(m, a), _mm_andnot_ps(m, b)); }
 WIDE_INLINE wf wf_max(wf a, wf b) { return _mm_max_ps(a, b); }
+WIDE_INLINE wf wf_min(wf a, wf b) { return _mm_min_ps(a, b); }
 WIDE_INLINE bool wm_any(wm m) { return _mm_movemask_ps(m) != 0; }
 WIDE_INLINE bool wm_all(wm m) { return _mm_movemask_ps(m) == 0xf; }
 WIDE_INLINE void wf_unzip(bool pairs, wf lo, wf hi, wf *i, wf *j)
@@ -221,6 +225,7 @@ WIDE_INLINE wm wm_or(wm a, wm b) { return vorrq_u32(a, b); }
 WIDE_INLINE wf wf_sel(wm m, wf a, wf b) { return vbslq_f32(m, a, b); }
 /* vmaxq_f32 answers NaN for a NaN and +0 for (-0, +0): not C's a > b ? a : b */
 WIDE_INLINE wf wf_max(wf a, wf b) { return vbslq_f32(vcgtq_f32(a, b), a, b); }
+WIDE_INLINE wf wf_min(wf a, wf b) { return vbslq_f32(vcltq_f32(a, b), a, b); }
 WIDE_INLINE bool wm_any(wm m) { return vmaxvq_u32(m) != 0u; }
 WIDE_INLINE bool wm_all(wm m) { return vminvq_u32(m) != 0u; }
 WIDE_INLINE void wf_unzip(bool pairs, wf lo, wf hi, wf *i, wf *j)
@@ -299,6 +304,7 @@ WIDE_INLINE wm wm_and(wm a, wm b) { return _mm256_and_ps(a, b); }
 WIDE_INLINE wm wm_or(wm a, wm b) { return _mm256_or_ps(a, b); }
 WIDE_INLINE wf wf_sel(wm m, wf a, wf b) { return _mm256_blendv_ps(b, a, m); }
 WIDE_INLINE wf wf_max(wf a, wf b) { return _mm256_max_ps(a, b); }
+WIDE_INLINE wf wf_min(wf a, wf b) { return _mm256_min_ps(a, b); }
 WIDE_INLINE bool wm_any(wm m) { return _mm256_movemask_ps(m) != 0; }
 WIDE_INLINE bool wm_all(wm m) { return _mm256_movemask_ps(m) == 0xff; }
 /* within each 128-bit half, as the 4-lane ones: lane k of i holds float
@@ -425,6 +431,7 @@ WIDE_INLINE wm wm_and(wm a, wm b) { return (wm)(a & b); }
 WIDE_INLINE wm wm_or(wm a, wm b) { return (wm)(a | b); }
 WIDE_INLINE wf wf_sel(wm m, wf a, wf b) { return _mm512_mask_blend_ps(m, b, a); }
 WIDE_INLINE wf wf_max(wf a, wf b) { return _mm512_max_ps(a, b); }
+WIDE_INLINE wf wf_min(wf a, wf b) { return _mm512_min_ps(a, b); }
 WIDE_INLINE bool wm_any(wm m) { return m != 0; }
 WIDE_INLINE bool wm_all(wm m) { return m == 0xffff; }
 /* across the two vectors by index: lane k of i holds float 2k of lo:hi
@@ -547,6 +554,18 @@ WIDE_INLINE float wf_hmax(wf a)
         top = lane[k] > top ? lane[k] : top;
     }
     return top;
+}
+
+/* The smallest lane, folded the same way. */
+WIDE_INLINE float wf_hmin(wf a)
+{
+    float lane[WIDE_LANES];
+    wf_store(lane, a);
+    float bottom = lane[0];
+    for (uint32_t k = 1; k < WIDE_LANES; ++k) {
+        bottom = lane[k] < bottom ? lane[k] : bottom;
+    }
+    return bottom;
 }
 #endif
 
