@@ -33,7 +33,7 @@ bool cloth_shape_capsule(const cloth_collider *c, const float p[3], float out[3]
     const float len2 = cloth_dot3(s, s);
     float t = len2 > 0.0f ? cloth_dot3(p, s) / len2 : 0.0f;
     /* clamped by comparisons, as the vector pass (kernels/shapes.inl)
-     * does: fmaxf's answer for -0 and +0 differs between libraries */
+     * does: C leaves fmaxf's choice between -0 and +0 open */
     t = t > 0.0f ? t : 0.0f;
     t = t < 1.0f ? t : 1.0f;
     const float core[3] = {t * s[0], t * s[1], t * s[2]};

@@ -79,7 +79,7 @@ bool cloth_shape_cylinder(const cloth_collider *c, const float p[3], float out[3
      * more, and friction's take-back along the tilted tangent plane would
      * end inside the grown cap. */
     /* clamped by comparisons, as the vector pass (kernels/shapes.inl)
-     * does: fmaxf's answer for -0 and +0 differs between libraries */
+     * does: C leaves fmaxf's choice between -0 and +0 open */
     float hc = h > 0.0f ? h : 0.0f;
     hc = hc < len ? hc : len;
     const float rc = rho < r ? rho : r;
