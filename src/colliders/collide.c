@@ -209,32 +209,24 @@ static bool collide(cloth_t *cloth, const cloth_collider *c, cloth_shape_fn shap
     return true;
 }
 
-/* Radius of a ball about the frame's origin outside which the shape cannot
- * touch a particle (thickness included), or infinity (the plane). Capsule
- * and cylinder run from the origin along `axis`. Grown by a part in 1e4 so
- * that rounding in the frame change can never cull a real contact. */
-static float reach_of(const cloth_collider *c)
+/* Radius about the collider's origin (and, for a capsule or cylinder,
+ * about its second end too) outside which the solid has no point; the
+ * plane has none (infinity). */
+static float solid_radius(const cloth_collider *c)
 {
-    float r = INFINITY;
-    const float len = sqrtf(cloth_dot3(c->axis, c->axis));
     switch (c->kind) {
     case CLOTH_COLLIDER_SPHERE:
-        r = c->size[0];
-        break;
-    case CLOTH_COLLIDER_ELLIPSOID:
-        r = fmaxf(c->size[0], fmaxf(c->size[1], c->size[2]));
-        break;
     case CLOTH_COLLIDER_CAPSULE:
     case CLOTH_COLLIDER_CYLINDER:
-        r = len + c->size[0];
-        break;
+        return c->size[0];
+    case CLOTH_COLLIDER_ELLIPSOID:
+        return fmaxf(c->size[0], fmaxf(c->size[1], c->size[2]));
     case CLOTH_COLLIDER_TORUS:
-        r = c->size[0] + c->size[1];
-        break;
+        return c->size[0] + c->size[1];
     case CLOTH_COLLIDER_PLANE:
         break;
     }
-    return (r + c->thickness) * 1.0001f;
+    return INFINITY;
 }
 
 /* The general pass (the ellipsoid) over particles [begin, end): candidates
@@ -243,7 +235,9 @@ static float reach_of(const cloth_collider *c)
 static uint32_t general_pass(cloth_t *cloth, const cloth_collider *c, uint32_t begin, uint32_t end)
 {
     const cloth_shape_fn shape = shape_of(c->kind);
-    const float reach = reach_of(c);
+    /* a ball about the centre, grown by a part in 1e4 so that rounding in
+     * the frame change can never cull a real contact */
+    const float reach = (solid_radius(c) + c->thickness) * 1.0001f;
     const float r2 = isfinite(reach) ? reach * reach : INFINITY;
     const float cx = c->at.p[0], cy = c->at.p[1], cz = c->at.p[2];
     const uint32_t n = end - begin;
@@ -273,27 +267,15 @@ static uint32_t general_pass(cloth_t *cloth, const cloth_collider *c, uint32_t b
  * chunk that a particle's own test (in the kernel) would find touching. */
 static bool collider_box(const cloth_collider *c, float box[6])
 {
-    float r = 0.0f;
-    float b[3] = {c->at.p[0], c->at.p[1], c->at.p[2]};
-    switch (c->kind) {
-    case CLOTH_COLLIDER_PLANE:
+    const float r = solid_radius(c);
+    if (!isfinite(r)) {
         return false;
-    case CLOTH_COLLIDER_SPHERE:
-        r = c->size[0];
-        break;
-    case CLOTH_COLLIDER_ELLIPSOID:
-        r = fmaxf(c->size[0], fmaxf(c->size[1], c->size[2]));
-        break;
-    case CLOTH_COLLIDER_TORUS:
-        r = c->size[0] + c->size[1];
-        break;
-    case CLOTH_COLLIDER_CAPSULE:
-    case CLOTH_COLLIDER_CYLINDER:
-        r = c->size[0];
+    }
+    float b[3] = {c->at.p[0], c->at.p[1], c->at.p[2]};
+    if (c->kind == CLOTH_COLLIDER_CAPSULE || c->kind == CLOTH_COLLIDER_CYLINDER) {
         for (int k = 0; k < 3; ++k) {
             b[k] += c->m[3 * k] * c->axis[0] + c->m[3 * k + 1] * c->axis[1] + c->m[3 * k + 2] * c->axis[2];
         }
-        break;
     }
     const float reach = (r + c->thickness) * 1.0001f;
     bool finite = true;
