@@ -16,25 +16,13 @@
  */
 #define _POSIX_C_SOURCE 199309L /* clock_gettime */
 
+#include "bench_clock.h"
+
 #include <clothsim/clothsim.h>
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
-
-static double now_seconds(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
-static int compare_doubles(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
 
 typedef struct cape_config {
     uint32_t rows, capsules, spheres, cylinders, runs, steps;
