@@ -18,6 +18,11 @@
  *    over threads for every integrator, and PBD's grid proposals and the
  *    grid spring forces by rows.
  * D: the API's refusals.
+ * E: a mesh big enough that XPBD's colours are split over threads (a
+ *    colour's batches go to two ranges from 4096 springs), with two
+ *    iterations (lambdas), the mesh strain limit's coarse levels, tethers
+ *    and the colliders: every thread count, every host hook and every
+ *    SIMD path gives the one-thread scalar bits.
  *
  * scripts/test also runs this test under ThreadSanitizer.
  */
@@ -489,6 +494,95 @@ static void test_refusals(void)
     }
 }
 
+/* E: a 110 x 110 mesh (some 72,000 springs in about 14 colours). */
+static void run_big_mesh(const spread *how, run *out)
+{
+    enum { M = 110 };
+    static float pos[M * M * 3];
+    static uint32_t tris[(M - 1) * (M - 1) * 6];
+    memset(out, 0, sizeof *out);
+    cloth_t *cloth = NULL;
+    CHECK_OK(test_flat_mesh_cloth(M, M, 0.02f, pos, tris, &cloth));
+    if (cloth == NULL) {
+        return;
+    }
+    CHECK_OK(cloth_set_integrator(cloth, CLOTH_INTEGRATOR_XPBD));
+    CHECK_OK(cloth_set_substeps(cloth, 4u));
+    CHECK_OK(cloth_set_iterations(cloth, 2u));
+    CHECK_OK(cloth_set_stiffness(cloth, CLOTH_SPRING_STRUCTURAL, 2000.0f));
+    CHECK_OK(cloth_pin(cloth, 0u, NULL));
+    CHECK_OK(cloth_pin(cloth, M - 1u, NULL));
+    run_scene(cloth, how, out);
+    cloth_destroy(cloth);
+}
+
+static void test_big_mesh(void)
+{
+    static const uint32_t threads[] = {2u, 3u, 4u};
+    static const char *hook_names[] = {"inline, reversed", "deferred, item by item", "pthreads"};
+    const char *was = getenv("CLOTHSIM_SIMD");
+    const spread one = {1u, NULL};
+    run base;
+    if (!UNDER_TSAN) {
+        setenv("CLOTHSIM_SIMD", "scalar", 1);
+    }
+    run_big_mesh(&one, &base);
+    if (was != NULL) {
+        setenv("CLOTHSIM_SIMD", was, 1);
+    } else {
+        unsetenv("CLOTHSIM_SIMD");
+    }
+    for (size_t t = UNDER_TSAN ? 1u : 0u; t < (UNDER_TSAN ? 2u : sizeof threads / sizeof threads[0]); ++t) {
+        const spread how = {threads[t], NULL};
+        run r;
+        run_big_mesh(&how, &r);
+        const bool same = same_bits(&base, &r);
+        printf("E mesh 110x110: pool of %u threads %s the scalar single thread's bits (worst gap %.3g m)\n",
+               threads[t], same ? "gives" : "DIFFERS FROM", worst_gap(&base, &r));
+        CHECK(same);
+        free_run(&r);
+    }
+    for (int k = UNDER_TSAN ? HOOK_PTHREADS : 0; k < 3; ++k) {
+        hook_host host;
+        memset(&host, 0, sizeof host);
+        host.kind = (hook_kind)k;
+        const spread how = {1u, &host};
+        run r;
+        run_big_mesh(&how, &r);
+        const bool same = same_bits(&base, &r);
+        printf("E mesh 110x110: host hooks (%s): %u tasks, %s\n", hook_names[k], host.enqueues,
+               same ? "same bits" : "DIFFERENT");
+        CHECK(same);
+        CHECK(host.enqueues > 0u);
+        free_run(&r);
+    }
+    if (!UNDER_TSAN) {
+        static const char *levels[] = {"sse2", "avx2", "avx512"};
+        static const cloth_simd_level kinds[] = {CLOTH_SIMD_LEVEL_LANES4, CLOTH_SIMD_LEVEL_AVX2,
+                                                 CLOTH_SIMD_LEVEL_AVX512};
+        for (int l = 0; l < 3; ++l) {
+            if (!cpu_runs(kinds[l])) {
+                printf("E mesh 110x110: CLOTHSIM_SIMD=%s skipped: this CPU lacks it\n", levels[l]);
+                continue;
+            }
+            setenv("CLOTHSIM_SIMD", levels[l], 1);
+            run r;
+            run_big_mesh(&one, &r);
+            const bool same = same_bits(&base, &r);
+            printf("E mesh 110x110: CLOTHSIM_SIMD=%s %s scalar\n", levels[l],
+                   same ? "gives the same bits as" : "DIFFERS FROM");
+            CHECK(same);
+            free_run(&r);
+        }
+        if (was != NULL) {
+            setenv("CLOTHSIM_SIMD", was, 1);
+        } else {
+            unsetenv("CLOTHSIM_SIMD");
+        }
+    }
+    free_run(&base);
+}
+
 int main(void)
 {
     test_threads_and_hooks();
@@ -496,6 +590,7 @@ int main(void)
         test_simd_paths();
     }
     test_other_integrators();
+    test_big_mesh();
     test_refusals();
     return test_finish("test_parallel");
 }

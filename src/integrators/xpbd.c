@@ -42,91 +42,54 @@
  * particle, so a colour is a data-parallel loop whose result does not depend
  * on its order. A grid runs in xpbd_grid.c (rows of stencil springs, the
  * vector kernel, blocks of rows for threads). A mesh's springs are coloured
- * greedily once, when the integrator is installed, and solved here one
- * colour after another.
+ * greedily once, when the integrator is installed (colouring.c), and laid
+ * out by colour, then type, in slots; here each substep copies the
+ * particles into records, (x, y, z, w) at the start and (ux, uy, uz, 0) the
+ * displacement, so that the vector kernel (kernels/xpbd_links.inl) reads a
+ * spring's end with one load, and solves the colours one after another,
+ * each split over the threads in batches of XPBD_LINK_BATCH springs. The
+ * colours and their order depend on the mesh only, so the bits are the same
+ * at every thread count and vector level, and the same as solving the
+ * springs one by one in colour order.
  */
 #include "cloth_internal.h"
 #include "xpbd_grid.h"
 #include "integrators/integrators.h"
+#include "tasks.h"
+#include "colouring.h"
+
+#include "platform/target.h"
 
 #include <string.h>
 
-/* A mesh spring in solve order. */
-typedef struct xpbd_link {
-    uint32_t i, j;
-    float rest;
+/* A mesh's springs of one colour and one type: slots [begin, end) of the
+ * slot arrays, begin a multiple of XPBD_LINK_BATCH; the slots up to the
+ * next multiple copy the group's first spring (xpbd_links reads whole
+ * vectors and writes only the group's own lanes). */
+typedef struct xpbd_group {
+    uint32_t begin, end;
     uint32_t type;
-} xpbd_link;
+} xpbd_group;
 
 typedef struct xpbd_state {
     cloth_allocator alloc;
     size_t bytes;
-    float *dx, *dy, *dz; /* displacement since the start of the substep, m */
-    float *lambda;       /* grid: `stride` per active family; mesh: one per link */
-    size_t lambda_count;
-    size_t stride;
-    xpbd_link *links;       /* mesh: springs grouped by colour */
-    xpbd_grid_solver grid;  /* grid: the kernel and the lambdas (made at the first step with iterations > 1) */
+    xpbd_grid_solver grid; /* grid: the kernel and the lambdas (made at the first step with iterations > 1) */
     size_t grid_lambda_bytes;
-    uint32_t *colour_begin; /* mesh: colour c is links [colour_begin[c], colour_begin[c + 1]) */
-    uint32_t colours, link_count;
+    /* mesh: the particles as records for the substep, (x, y, z, w) at its
+     * start and (ux, uy, uz, 0) the displacement since (see the top) */
+    float *x4, *u4;
+    uint32_t *slot_i, *slot_j; /* mesh: the springs by colour, then type */
+    float *slot_rest, *slot_lambda;
+    uint32_t slots;
+    xpbd_group *groups;
+    uint32_t *colour_group; /* colour c is groups [colour_group[c], colour_group[c + 1]) */
+    uint32_t colours, group_count;
 } xpbd_state;
-
-/* Per spring type for one substep: 1 / (k h^2), so that a spring's
- * alpha~ = L0 / (k h^2) is one product (infinite when k = 0 or so small that
- * the spring cannot act: such springs are skipped), and gamma = beta / h. */
-typedef struct xpbd_coeffs {
-    float inv_kh2[CLOTH_SPRING_TYPES];
-    float gamma[CLOTH_SPRING_TYPES];
-} xpbd_coeffs;
-
-#define NO_COLOUR 0xffffffffu
 
 static size_t round_up(size_t n, size_t a)
 {
     return (n + a - 1u) / a * a;
-}
-
-/* Greedy colouring, in rounds of 64 colours: a round gives each spring not
- * yet coloured the lowest colour of the round that neither end uses. Every
- * round colours at least its first spring, so it ends; the order springs are
- * visited in is fixed, so the colouring depends only on the mesh. Returns
- * the number of colour numbers used (some may be empty). */
-static uint32_t colour_springs(const cloth_t *cloth, uint32_t *colour, uint64_t *used)
-{
-    const uint32_t n = cloth->spring_count;
-    uint32_t left = n, base = 0;
-    for (uint32_t s = 0; s < n; ++s) {
-        colour[s] = NO_COLOUR;
-    }
-    while (left > 0u) {
-        memset(used, 0, (size_t)cloth->count * sizeof *used);
-        for (uint32_t s = 0; s < n; ++s) {
-            if (colour[s] != NO_COLOUR) {
-                continue;
-            }
-            const uint32_t i = cloth->spring_ij[2u * s], j = cloth->spring_ij[2u * s + 1u];
-            uint64_t busy = used[i] | used[j];
-            if (busy == ~(uint64_t)0) {
-                continue; /* next round */
-            }
-            uint32_t bit = 0;
-            while (busy & 1u) {
-                busy >>= 1;
-                ++bit;
-            }
-            colour[s] = base + bit;
-            used[i] |= (uint64_t)1 << bit;
-            used[j] |= (uint64_t)1 << bit;
-            --left;
-        }
-        base += 64u;
-    }
-    uint32_t top = 0;
-    for (uint32_t s = 0; s < n; ++s) {
-        top = colour[s] + 1u > top ? colour[s] + 1u : top;
-    }
-    return top;
 }
 
 static uint32_t spring_type(const cloth_t *cloth, uint32_t s)
@@ -138,67 +101,97 @@ static uint32_t spring_type(const cloth_t *cloth, uint32_t s)
     return t;
 }
 
-/* Sort the springs by colour (stably, so ties keep the mesh's order) into
- * the state's links, dropping empty colours. `count` holds a counter per
- * colour number. */
-static void order_links(const cloth_t *cloth, const uint32_t *colour, uint32_t numbers, uint32_t *count,
-                        xpbd_state *st)
+/* The layout of a mesh's slots, from the springs per (colour number,
+ * type) in `count`: the groups in colour order and within a colour in
+ * type order, empty ones left out; `count` becomes each key's first slot.
+ * With st NULL only counts the slots, groups and colours. */
+static void lay_out_groups(uint32_t keys, uint32_t *count, xpbd_state *st, uint32_t *slots, uint32_t *groups,
+                           uint32_t *colours)
 {
-    memset(count, 0, (size_t)numbers * sizeof *count);
-    for (uint32_t s = 0; s < cloth->spring_count; ++s) {
-        ++count[colour[s]];
-    }
-    uint32_t at = 0, c = 0;
-    for (uint32_t k = 0; k < numbers; ++k) {
-        const uint32_t size = count[k];
-        if (size > 0u) {
-            st->colour_begin[c++] = at;
+    uint32_t at = 0, g = 0, c = 0;
+    for (uint32_t key = 0; key < keys; key += CLOTH_SPRING_TYPES) {
+        bool any = false;
+        for (uint32_t t = 0; t < CLOTH_SPRING_TYPES; ++t) {
+            const uint32_t size = count[key + t];
+            if (size == 0u) {
+                continue;
+            }
+            if (!any && st != NULL) {
+                st->colour_group[c] = g;
+            }
+            c += any ? 0u : 1u;
+            any = true;
+            if (st != NULL) {
+                st->groups[g] = (xpbd_group){at, at + size, t};
+                count[key + t] = at;
+            }
+            ++g;
+            at += (uint32_t)round_up(size, XPBD_LINK_BATCH);
         }
-        count[k] = at; /* now the next free slot of colour number k */
-        at += size;
     }
-    st->colour_begin[c] = at;
-    st->colours = c;
-    for (uint32_t s = 0; s < cloth->spring_count; ++s) {
-        xpbd_link *l = &st->links[count[colour[s]]++];
-        l->i = cloth->spring_ij[2u * s];
-        l->j = cloth->spring_ij[2u * s + 1u];
-        l->rest = cloth->spring_rest[s];
-        l->type = spring_type(cloth, s);
+    if (st != NULL) {
+        st->colour_group[c] = g;
     }
+    *slots = at;
+    *groups = g;
+    *colours = c;
 }
 
-/* One block: the header, the position and lambda arrays, then (mesh) the
- * links and colour ranges. */
-static cloth_status make_state(const cloth_t *cloth, size_t lambda_count, uint32_t links, uint32_t colours,
-                               xpbd_state **out)
+/* One block for the state: the header, the records, the slot arrays, the
+ * groups and colour ranges. */
+static cloth_status make_mesh_state(const cloth_t *cloth, uint32_t slots, uint32_t groups, uint32_t colours,
+                                    xpbd_state **out)
 {
-    const size_t lanes = CLOTH_ALIGN / sizeof(float);
-    const size_t stride = round_up(cloth->count, lanes);
     const size_t head = round_up(sizeof(xpbd_state), CLOTH_ALIGN);
-    const size_t floats = round_up(3u * stride + lambda_count, lanes);
-    const size_t link_bytes = (size_t)links * sizeof(xpbd_link);
-    const size_t bytes = head + floats * sizeof(float) + link_bytes + ((size_t)colours + 1u) * sizeof(uint32_t);
+    const size_t records = round_up(4u * (size_t)cloth->count * sizeof(float), CLOTH_ALIGN);
+    const size_t per_slot = round_up((size_t)slots * sizeof(float), CLOTH_ALIGN); /* uint32_t and float alike */
+    const size_t group_bytes = round_up((size_t)groups * sizeof(xpbd_group), CLOTH_ALIGN);
+    const size_t bytes = head + 2u * records + 4u * per_slot + group_bytes + ((size_t)colours + 1u) * sizeof(uint32_t);
     unsigned char *mem = cloth_mem_alloc(&cloth->alloc, bytes);
     if (mem == NULL) {
         return CLOTH_ERR_OUT_OF_MEMORY;
     }
     memset(mem, 0, bytes);
     xpbd_state *st = (xpbd_state *)(void *)mem;
-    float *f = (float *)(void *)(mem + head);
+    unsigned char *at = mem + head;
     st->alloc = cloth->alloc;
     st->bytes = bytes;
-    st->stride = stride;
-    st->dx = f;
-    st->dy = f + stride;
-    st->dz = f + 2u * stride;
-    st->lambda = f + 3u * stride;
-    st->lambda_count = lambda_count;
-    st->links = (xpbd_link *)(void *)(mem + head + floats * sizeof(float));
-    st->colour_begin = (uint32_t *)(void *)(mem + head + floats * sizeof(float) + link_bytes);
-    st->link_count = links;
+    st->x4 = (float *)(void *)at;
+    st->u4 = (float *)(void *)(at + records);
+    at += 2u * records;
+    st->slot_i = (uint32_t *)(void *)at;
+    st->slot_j = (uint32_t *)(void *)(at + per_slot);
+    st->slot_rest = (float *)(void *)(at + 2u * per_slot);
+    st->slot_lambda = (float *)(void *)(at + 3u * per_slot);
+    at += 4u * per_slot;
+    st->groups = (xpbd_group *)(void *)at;
+    st->colour_group = (uint32_t *)(void *)(at + group_bytes);
+    st->slots = slots;
+    st->group_count = groups;
+    st->colours = colours;
     *out = st;
     return CLOTH_OK;
+}
+
+/* The springs into their slots, in mesh order within a group (`next`: each
+ * key's next free slot), and the spare slots of each group's last batch
+ * as copies of its first spring. */
+static void fill_slots(const cloth_t *cloth, const uint32_t *colour, uint32_t *next, xpbd_state *st)
+{
+    for (uint32_t s = 0; s < cloth->spring_count; ++s) {
+        const uint32_t slot = next[colour[s] * CLOTH_SPRING_TYPES + spring_type(cloth, s)]++;
+        st->slot_i[slot] = cloth->spring_ij[2u * s];
+        st->slot_j[slot] = cloth->spring_ij[2u * s + 1u];
+        st->slot_rest[slot] = cloth->spring_rest[s];
+    }
+    for (uint32_t g = 0; g < st->group_count; ++g) {
+        const xpbd_group *grp = &st->groups[g];
+        for (uint32_t slot = grp->end; slot < round_up(grp->end, XPBD_LINK_BATCH); ++slot) {
+            st->slot_i[slot] = st->slot_i[grp->begin];
+            st->slot_j[slot] = st->slot_j[grp->begin];
+            st->slot_rest[slot] = st->slot_rest[grp->begin];
+        }
+    }
 }
 
 static cloth_status create_mesh_state(const cloth_t *cloth, xpbd_state **out)
@@ -212,19 +205,22 @@ static cloth_status create_mesh_state(const cloth_t *cloth, xpbd_state **out)
     size_t count_bytes = 0;
     cloth_status s = CLOTH_ERR_OUT_OF_MEMORY;
     if (colour != NULL && used != NULL) {
-        const uint32_t numbers = colour_springs(cloth, colour, used);
-        count_bytes = (size_t)numbers * sizeof(uint32_t);
-        uint32_t colours = 0;
+        const uint32_t keys =
+            cloth_colour_edges(cloth->count, n, cloth->spring_ij, colour, used) * CLOTH_SPRING_TYPES;
+        count_bytes = (size_t)keys * sizeof(uint32_t);
         count = cloth_mem_alloc(&cloth->alloc, count_bytes);
         if (count != NULL) {
             memset(count, 0, count_bytes);
             for (uint32_t k = 0; k < n; ++k) {
-                colours += count[colour[k]]++ == 0u ? 1u : 0u;
+                ++count[colour[k] * CLOTH_SPRING_TYPES + spring_type(cloth, k)];
             }
-            s = make_state(cloth, n, n, colours, out);
-        }
-        if (s == CLOTH_OK) {
-            order_links(cloth, colour, numbers, count, *out);
+            uint32_t slots, groups, colours;
+            lay_out_groups(keys, count, NULL, &slots, &groups, &colours);
+            s = make_mesh_state(cloth, slots, groups, colours, out);
+            if (s == CLOTH_OK) {
+                lay_out_groups(keys, count, *out, &slots, &groups, &colours);
+                fill_slots(cloth, colour, count, *out);
+            }
         }
     }
     cloth_mem_free(&cloth->alloc, count, count_bytes);
@@ -274,62 +270,6 @@ static void xpbd_destroy(void *user, void *state)
     }
 }
 
-/* One constraint's update, as a factor f of the vector e = xi - xj:
- * xi += wi f e, xj -= wj f e, lambda += f |e|. Written with one division
- * (n = e / |e| and dl = f |e| folded together) and without branches, so that
- * a span of independent springs is one vector loop. `m` is the motion of i
- * relative to j since the substep began. */
-static inline float spring_factor(float ex, float ey, float ez, float mx, float my, float mz, float wsum,
-                                  float lambda, float rest, float alpha_tilde, float gamma, float *len)
-{
-    const float len2 = ex * ex + ey * ey + ez * ez;
-    /* both ends held, or coincident ends with no direction to act along */
-    const float on = (float)((wsum > 0.0f) & (len2 > 0.0f));
-    const float l = sqrtf(len2);
-    /* dl = (-C - alpha~ lambda - gamma n.m) / D, times |e| over |e|^2 */
-    const float num = -(l - rest) * l - alpha_tilde * lambda * l - gamma * (ex * mx + ey * my + ez * mz);
-    const float den = on * (((1.0f + gamma) * wsum + alpha_tilde) * len2) + (1.0f - on);
-    *len = l;
-    return (on * num) / den;
-}
-
-/* One spring (i, j), for the families and meshes whose springs of a colour
- * are not in two disjoint runs. */
-static inline void solve(const cloth_step_view *s, const xpbd_state *st, float *lambda, uint32_t i, uint32_t j,
-                         float rest, float alpha_tilde, float gamma)
-{
-    float *ux = st->dx, *uy = st->dy, *uz = st->dz;
-    const float wi = s->inv_mass[i], wj = s->inv_mass[j];
-    const float mx = ux[i] - ux[j], my = uy[i] - uy[j], mz = uz[i] - uz[j];
-    const float ex = (s->x[i] - s->x[j]) + mx, ey = (s->y[i] - s->y[j]) + my, ez = (s->z[i] - s->z[j]) + mz;
-    float len;
-    const float f = spring_factor(ex, ey, ez, mx, my, mz, wi + wj, *lambda, rest, alpha_tilde, gamma, &len);
-    *lambda += f * len;
-    const float pi = wi * f, pj = wj * f;
-    ux[i] += pi * ex;
-    uy[i] += pi * ey;
-    uz[i] += pi * ez;
-    ux[j] -= pj * ex;
-    uy[j] -= pj * ey;
-    uz[j] -= pj * ez;
-}
-
-static void sweep_mesh(const xpbd_state *st, const cloth_step_view *s, const xpbd_coeffs *k)
-{
-    bool on[CLOTH_SPRING_TYPES];
-    for (int t = 0; t < CLOTH_SPRING_TYPES; ++t) {
-        on[t] = isfinite(k->inv_kh2[t]);
-    }
-    for (uint32_t c = 0; c < st->colours; ++c) {
-        for (uint32_t n = st->colour_begin[c]; n < st->colour_begin[c + 1u]; ++n) {
-            const xpbd_link *l = &st->links[n];
-            if (on[l->type]) {
-                solve(s, st, &st->lambda[n], l->i, l->j, l->rest, l->rest * k->inv_kh2[l->type], k->gamma[l->type]);
-            }
-        }
-    }
-}
-
 /* The grid's lambdas, one per spring of every active family: kept while
  * the cloth runs more than one iteration, and only then (with one, every
  * lambda is read while still 0). Made here, not in the step, so that a step
@@ -369,6 +309,212 @@ cloth_status cloth_xpbd_iterations_changed(cloth_t *cloth)
     return grid_lambdas(cloth, cloth->integ_state);
 }
 
+/* A mesh's substep, shared by the passes below. */
+typedef struct mesh_pass mesh_pass;
+struct mesh_pass {
+    const cloth_step_view *view;
+    const xpbd_state *st;
+    void (*kernel)(const xpbd_links *links);
+    bool on[CLOTH_SPRING_TYPES]; /* a type whose springs act at all */
+    xpbd_links type[CLOTH_SPRING_TYPES]; /* the kernel's arguments but the slots */
+    uint32_t colour;
+    void (*predict)(const struct mesh_pass *p, uint32_t first, uint32_t last); /* at the cloth's vector level */
+    void (*finish)(const struct mesh_pass *p, uint32_t first, uint32_t last);
+};
+
+/* Particles [first, last): the records take the start of the substep and
+ * the displacement each velocity predicts. A NULL fx: no forces. The loops
+ * take restrict parameters so that they vectorise (xpbd_grid.c). */
+static CLOTH_INLINE_ALWAYS void predict_records(float *restrict x4, float *restrict u4, const cloth_step_view *s,
+                                                const float *restrict fx, const float *restrict fy,
+                                                const float *restrict fz, uint32_t first, uint32_t last)
+{
+    const float *restrict x = s->x, *restrict y = s->y, *restrict z = s->z, *restrict w = s->inv_mass;
+    const float *restrict vx = s->vx, *restrict vy = s->vy, *restrict vz = s->vz;
+    const float h = s->h, d = s->velocity_decay;
+    const float gx = s->gravity[0], gy = s->gravity[1], gz = s->gravity[2];
+    for (uint32_t i = first; i < last; ++i) {
+        const float m = cloth_gravity_mask(w[i]);
+        const float ax = fx != NULL ? w[i] * fx[i] : 0.0f, ay = fx != NULL ? w[i] * fy[i] : 0.0f;
+        const float az = fx != NULL ? w[i] * fz[i] : 0.0f;
+        x4[4u * i] = x[i];
+        x4[4u * i + 1u] = y[i];
+        x4[4u * i + 2u] = z[i];
+        x4[4u * i + 3u] = w[i];
+        u4[4u * i] = (vx[i] * d + (gx * m + ax) * h) * h;
+        u4[4u * i + 1u] = (vy[i] * d + (gy * m + ay) * h) * h;
+        u4[4u * i + 2u] = (vz[i] * d + (gz * m + az) * h) * h;
+        u4[4u * i + 3u] = 0.0f;
+    }
+}
+
+static CLOTH_INLINE_ALWAYS void predict_body(const mesh_pass *p, uint32_t first, uint32_t last)
+{
+    const cloth_step_view *s = p->view;
+    if (s->fx != NULL) {
+        predict_records(p->st->x4, p->st->u4, s, s->fx, s->fy, s->fz, first, last);
+    } else {
+        predict_records(p->st->x4, p->st->u4, s, NULL, NULL, NULL, first, last);
+    }
+}
+
+/* Particles [first, last): move each by its displacement, which over h is
+ * its new velocity. */
+static CLOTH_INLINE_ALWAYS void finish_body(const mesh_pass *p, uint32_t first, uint32_t last)
+{
+    const cloth_step_view *s = p->view;
+    const float *restrict x4 = p->st->x4, *restrict u4 = p->st->u4;
+    float *restrict x = s->x, *restrict y = s->y, *restrict z = s->z;
+    float *restrict vx = s->vx, *restrict vy = s->vy, *restrict vz = s->vz;
+    const float inv_h = 1.0f / s->h;
+    for (uint32_t i = first; i < last; ++i) {
+        x[i] = x4[4u * i] + u4[4u * i];
+        y[i] = x4[4u * i + 1u] + u4[4u * i + 1u];
+        z[i] = x4[4u * i + 2u] + u4[4u * i + 2u];
+        vx[i] = u4[4u * i] * inv_h;
+        vy[i] = u4[4u * i + 1u] * inv_h;
+        vz[i] = u4[4u * i + 2u] * inv_h;
+    }
+}
+
+static void predict_plain(const mesh_pass *p, uint32_t first, uint32_t last)
+{
+    predict_body(p, first, last);
+}
+
+static void finish_plain(const mesh_pass *p, uint32_t first, uint32_t last)
+{
+    finish_body(p, first, last);
+}
+
+#if CLOTH_TARGET_X86
+CLOTH_TARGET_AVX2 static void predict_avx2(const mesh_pass *p, uint32_t first, uint32_t last)
+{
+    predict_body(p, first, last);
+}
+
+CLOTH_TARGET_AVX2 static void finish_avx2(const mesh_pass *p, uint32_t first, uint32_t last)
+{
+    finish_body(p, first, last);
+}
+#endif
+
+/* Items [begin, end) of CLOTH_PARTICLES_PER_ITEM particles, predicted. */
+static void mesh_predict(uint32_t begin, uint32_t end, uint32_t worker, void *ctx)
+{
+    (void)worker;
+    const mesh_pass *p = ctx;
+    uint32_t first, last;
+    cloth_item_particles(begin, end, p->view->count, CLOTH_PARTICLES_PER_ITEM, &first, &last);
+    p->predict(p, first, last);
+}
+
+/* Items [begin, end) of CLOTH_PARTICLES_PER_ITEM particles, finished. */
+static void mesh_finish(uint32_t begin, uint32_t end, uint32_t worker, void *ctx)
+{
+    (void)worker;
+    const mesh_pass *p = ctx;
+    uint32_t first, last;
+    cloth_item_particles(begin, end, p->view->count, CLOTH_PARTICLES_PER_ITEM, &first, &last);
+    p->finish(p, first, last);
+}
+
+/* Batches [begin, end) of XPBD_LINK_BATCH slots of the pass's colour; a
+ * group begins on a batch, so each batch is in one group. */
+static void mesh_solve(uint32_t begin, uint32_t end, uint32_t worker, void *ctx)
+{
+    (void)worker;
+    const mesh_pass *p = ctx;
+    const xpbd_state *st = p->st;
+    const uint32_t g0 = st->colour_group[p->colour], g1 = st->colour_group[p->colour + 1u];
+    const uint32_t base = st->groups[g0].begin;
+    const uint32_t from = base + begin * XPBD_LINK_BATCH, to = base + end * XPBD_LINK_BATCH;
+    for (uint32_t g = g0; g < g1; ++g) {
+        const xpbd_group *grp = &st->groups[g];
+        const uint32_t lo = grp->begin > from ? grp->begin : from, hi = grp->end < to ? grp->end : to;
+        if (lo >= hi || !p->on[grp->type]) {
+            continue;
+        }
+        xpbd_links run = p->type[grp->type];
+        run.begin = lo;
+        run.end = hi;
+        p->kernel(&run);
+    }
+}
+
+/* Batches per range handed to a thread: a pass over a few thousand springs
+ * is worth handing over, as for particles (tasks.h). */
+#define MESH_MIN_BATCHES (CLOTH_PARTICLES_PER_RANGE / XPBD_LINK_BATCH)
+
+/* One substep of a mesh: predict, `iterations` sweeps over the colours,
+ * each colour a parallel loop over its batches (no two springs of a colour
+ * share a particle, so the order within it changes no bit, and neither
+ * does the thread count), then finish. */
+static cloth_status mesh_step(xpbd_state *st, const cloth_step_view *s)
+{
+    const cloth_t *cloth = s->cloth;
+    const float h = s->h;
+    mesh_pass p;
+    memset(&p, 0, sizeof p);
+    p.view = s;
+    p.st = st;
+    p.kernel = cloth_kernels_at(cloth->simd)->xpbd_links;
+    p.predict = predict_plain;
+    p.finish = finish_plain;
+#if CLOTH_TARGET_X86
+    if (cloth->simd >= CLOTH_SIMD_AVX2) {
+        p.predict = predict_avx2;
+        p.finish = finish_avx2;
+    }
+#endif
+    const uint32_t items = (s->count + CLOTH_PARTICLES_PER_ITEM - 1u) / CLOTH_PARTICLES_PER_ITEM;
+    cloth_parallel_for(cloth, mesh_predict, items, 1u, &p);
+    /* Pins: date the start back by the pin's velocity (see the top). */
+    for (uint32_t k = 0; k < cloth->pin_count; ++k) {
+        const uint32_t i = cloth->pins[k].index;
+        float *x4 = st->x4 + 4u * (size_t)i, *u4 = st->u4 + 4u * (size_t)i;
+        u4[0] = s->vx[i] * h;
+        u4[1] = s->vy[i] * h;
+        u4[2] = s->vz[i] * h;
+        x4[0] = s->x[i] - u4[0];
+        x4[1] = s->y[i] - u4[1];
+        x4[2] = s->z[i] - u4[2];
+    }
+
+    const bool keep = s->iterations > 1u; /* with one, every lambda is read while still 0 */
+    if (keep) {
+        memset(st->slot_lambda, 0, (size_t)st->slots * sizeof(float)); /* small steps: 0 every substep */
+    }
+    for (int t = 0; t < CLOTH_SPRING_TYPES; ++t) {
+        const float kh2 = cloth->stiffness[t] * h * h;
+        xpbd_links *run = &p.type[t];
+        run->x4 = st->x4;
+        run->u4 = st->u4;
+        run->i = st->slot_i;
+        run->j = st->slot_j;
+        run->rest = st->slot_rest;
+        run->lambda = keep ? st->slot_lambda : NULL;
+        /* infinite when k = 0 or so small that the spring cannot act:
+         * such springs are skipped */
+        run->inv_kh2 = kh2 > 0.0f ? 1.0f / kh2 : INFINITY;
+        p.on[t] = isfinite(run->inv_kh2);
+        /* capped so that an absurd beta freezes the springs' rates
+         * instead of making inf * 0 */
+        run->gamma = fminf(cloth->spring_damping[t] / h, 1e30f);
+        run->one_plus_gamma = 1.0f + run->gamma;
+    }
+    for (uint32_t it = 0; it < s->iterations; ++it) {
+        for (p.colour = 0; p.colour < st->colours; ++p.colour) {
+            const xpbd_group *last = &st->groups[st->colour_group[p.colour + 1u] - 1u];
+            const uint32_t slots = last->end - st->groups[st->colour_group[p.colour]].begin;
+            const uint32_t batches = (slots + XPBD_LINK_BATCH - 1u) / XPBD_LINK_BATCH;
+            cloth_parallel_for(cloth, mesh_solve, batches, MESH_MIN_BATCHES, &p);
+        }
+    }
+    cloth_parallel_for(cloth, mesh_finish, items, 1u, &p);
+    return CLOTH_OK;
+}
+
 static cloth_status xpbd_step(void *user, void *state, const cloth_step_view *s)
 {
     (void)user;
@@ -380,49 +526,7 @@ static cloth_status xpbd_step(void *user, void *state, const cloth_step_view *s)
         /* the lambdas exist exactly when iterations > 1 (grid_lambdas) */
         return cloth_xpbd_grid_step(&st->grid, s);
     }
-    const float h = s->h, d = s->velocity_decay;
-    const float gx = s->gravity[0], gy = s->gravity[1], gz = s->gravity[2];
-
-    for (uint32_t i = 0; i < s->count; ++i) {
-        const float w = s->inv_mass[i], m = cloth_gravity_mask(w);
-        st->dx[i] = (s->vx[i] * d + (gx * m + w * s->fx[i]) * h) * h;
-        st->dy[i] = (s->vy[i] * d + (gy * m + w * s->fy[i]) * h) * h;
-        st->dz[i] = (s->vz[i] * d + (gz * m + w * s->fz[i]) * h) * h;
-    }
-    /* Pins: date the start back by the pin's velocity (see the top). */
-    for (uint32_t k = 0; k < cloth->pin_count; ++k) {
-        const uint32_t i = cloth->pins[k].index;
-        st->dx[i] = s->vx[i] * h;
-        st->dy[i] = s->vy[i] * h;
-        st->dz[i] = s->vz[i] * h;
-        s->x[i] -= st->dx[i];
-        s->y[i] -= st->dy[i];
-        s->z[i] -= st->dz[i];
-    }
-
-    xpbd_coeffs k;
-    for (int t = 0; t < CLOTH_SPRING_TYPES; ++t) {
-        const float kh2 = cloth->stiffness[t] * h * h;
-        k.inv_kh2[t] = kh2 > 0.0f ? 1.0f / kh2 : INFINITY;
-        /* capped so that an absurd beta freezes the springs' rates
-         * instead of making inf * 0 */
-        k.gamma[t] = fminf(cloth->spring_damping[t] / h, 1e30f);
-    }
-    memset(st->lambda, 0, st->lambda_count * sizeof(float)); /* small steps: lambda starts at 0 every substep */
-    for (uint32_t it = 0; it < s->iterations; ++it) {
-        sweep_mesh(st, s, &k);
-    }
-
-    const float inv_h = 1.0f / h;
-    for (uint32_t i = 0; i < s->count; ++i) {
-        s->x[i] += st->dx[i];
-        s->y[i] += st->dy[i];
-        s->z[i] += st->dz[i];
-        s->vx[i] = st->dx[i] * inv_h;
-        s->vy[i] = st->dy[i] * inv_h;
-        s->vz[i] = st->dz[i] * inv_h;
-    }
-    return CLOTH_OK;
+    return mesh_step(st, s);
 }
 
 const cloth_integrator_vtable cloth_integrator_xpbd = {"xpbd", 0u, xpbd_create, xpbd_destroy, xpbd_step, NULL};

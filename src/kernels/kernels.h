@@ -70,6 +70,24 @@ typedef struct xpbd_span {
     float one_plus_gamma;   /* 1 + gamma, rounded once for every width */
 } xpbd_span;
 
+/* Slots per batch of a mesh's XPBD springs: the widest vector's lanes. */
+#define XPBD_LINK_BATCH 16u
+
+/* Batches of XPBD springs of a mesh, slots [begin, end) (multiples of
+ * XPBD_LINK_BATCH) of one spring type, no two springs of a batch on one
+ * particle; solved in place (integrators/xpbd.c; kernels/xpbd_links.inl). */
+typedef struct xpbd_links {
+    const float *x4;       /* per particle (x, y, z, w) at the substep's start, 16-byte aligned */
+    float *u4;             /* per particle (ux, uy, uz, -): the displacement since then */
+    const uint32_t *i, *j; /* per slot: the spring's ends */
+    const float *rest;     /* per slot: rest length, m */
+    float *lambda;         /* per slot; NULL: every lambda is 0 and none is kept */
+    uint32_t begin, end;
+    float inv_kh2;         /* 1 / (k h^2): alpha~ = rest inv_kh2 */
+    float gamma;           /* damping, beta / h */
+    float one_plus_gamma;  /* 1 + gamma */
+} xpbd_links;
+
 /* The strain limit's loops (constraints/strain_kernels.h; kernels/limit.inl).
  * Springs (p, p + di), p in [begin, end), that share no particle: */
 typedef struct limit_ctx limit_ctx;
@@ -132,6 +150,8 @@ typedef struct cloth_kernels {
     void (*level_nodes)(float *node, const float *fine, const float *d, uint32_t n, uint32_t shift, int what);
     /* XPBD's spring run on a grid */
     void (*xpbd_span)(const xpbd_span *span);
+    /* XPBD's spring batches on a mesh */
+    void (*xpbd_links)(const xpbd_links *links);
     float (*ratio2)(const float *x, const float *y, const float *z, uint32_t begin, uint32_t end, uint32_t di,
                     float inv_rest2, float top);
     /* the box of points [begin, end): lowest x, y, z, then highest

@@ -13,6 +13,7 @@
 #include "kernels/limit.inl"
 #include "kernels/measure.inl"
 #include "kernels/xpbd_span.inl"
+#include "kernels/xpbd_links.inl"
 #include "kernels/contact.inl"
 #include "kernels/sphere.inl"
 #include "kernels/shapes.inl"
@@ -33,6 +34,7 @@ const cloth_kernels WIDE(cloth_kernels) = {
     .limit_across = WIDE(limit_across),
     .limit_along = WIDE(limit_along),
     .xpbd_span = WIDE(xpbd_span),
+    .xpbd_links = WIDE(xpbd_links),
     .ratio2 = WIDE(ratio2),
     .box = WIDE(box),
     .tether_pack = WIDE(tether_pack),

@@ -25,51 +25,6 @@
  * no spring moved are written back unchanged.
  */
 
-#if WIDE_LANES == 1
-
-static bool span_in_colour(const xpbd_span *s, uint32_t i)
-{
-    return s->mask_shift == XPBD_SPAN_ALL || (((i - s->row_start) >> s->mask_shift) & 1u) == s->parity;
-}
-
-/* One lane: the plain loop, each spring in turn. */
-static void WIDE(xpbd_span)(const xpbd_span *s)
-{
-    const float *x = s->x, *y = s->y, *z = s->z, *w = s->w;
-    float *ux = s->ux, *uy = s->uy, *uz = s->uz;
-    const float rest = s->rest, at = s->alpha_tilde, gamma = s->gamma, opg = s->one_plus_gamma;
-    for (uint32_t i = s->begin; i < s->end; ++i) {
-        if (!span_in_colour(s, i)) {
-            continue;
-        }
-        const uint32_t j = i + s->di;
-        const float mx = ux[i] - ux[j], my = uy[i] - uy[j], mz = uz[i] - uz[j];
-        const float ex = (x[i] - x[j]) + mx, ey = (y[i] - y[j]) + my, ez = (z[i] - z[j]) + mz;
-        const float len2 = (ex * ex + ey * ey) + ez * ez;
-        const float wsum = w[i] + w[j];
-        if (!(wsum > 0.0f) || !(len2 > 0.0f)) {
-            continue;
-        }
-        const float l = sqrtf(len2);
-        const float dot = (ex * mx + ey * my) + ez * mz;
-        const float lam = s->lambda != NULL ? s->lambda[i] : 0.0f;
-        const float num = ((rest - l) * l - (at * lam) * l) - gamma * dot;
-        const float f = num / ((opg * wsum + at) * len2);
-        if (s->lambda != NULL) {
-            s->lambda[i] = lam + f * l;
-        }
-        const float pi = w[i] * f, pj = w[j] * f;
-        ux[i] = ux[i] + pi * ex;
-        uy[i] = uy[i] + pi * ey;
-        uz[i] = uz[i] + pi * ez;
-        ux[j] = ux[j] - pj * ex;
-        uy[j] = uy[j] - pj * ey;
-        uz[j] = uz[j] - pj * ez;
-    }
-}
-
-#else
-
 /* One end of WIDE_LANES springs. */
 typedef struct span_ends {
     wf x, y, z, w, ux, uy, uz;
@@ -137,6 +92,51 @@ WIDE_INLINE void WIDE(span_spring)(const span_consts *k, span_ends *a, span_ends
     b->uy = wf_sel(on, nby, b->uy);
     b->uz = wf_sel(on, nbz, b->uz);
 }
+
+#if WIDE_LANES == 1
+
+static bool span_in_colour(const xpbd_span *s, uint32_t i)
+{
+    return s->mask_shift == XPBD_SPAN_ALL || (((i - s->row_start) >> s->mask_shift) & 1u) == s->parity;
+}
+
+/* One lane: the plain loop, each spring in turn. */
+static void WIDE(xpbd_span)(const xpbd_span *s)
+{
+    const float *x = s->x, *y = s->y, *z = s->z, *w = s->w;
+    float *ux = s->ux, *uy = s->uy, *uz = s->uz;
+    const float rest = s->rest, at = s->alpha_tilde, gamma = s->gamma, opg = s->one_plus_gamma;
+    for (uint32_t i = s->begin; i < s->end; ++i) {
+        if (!span_in_colour(s, i)) {
+            continue;
+        }
+        const uint32_t j = i + s->di;
+        const float mx = ux[i] - ux[j], my = uy[i] - uy[j], mz = uz[i] - uz[j];
+        const float ex = (x[i] - x[j]) + mx, ey = (y[i] - y[j]) + my, ez = (z[i] - z[j]) + mz;
+        const float len2 = (ex * ex + ey * ey) + ez * ez;
+        const float wsum = w[i] + w[j];
+        if (!(wsum > 0.0f) || !(len2 > 0.0f)) {
+            continue;
+        }
+        const float l = sqrtf(len2);
+        const float dot = (ex * mx + ey * my) + ez * mz;
+        const float lam = s->lambda != NULL ? s->lambda[i] : 0.0f;
+        const float num = ((rest - l) * l - (at * lam) * l) - gamma * dot;
+        const float f = num / ((opg * wsum + at) * len2);
+        if (s->lambda != NULL) {
+            s->lambda[i] = lam + f * l;
+        }
+        const float pi = w[i] * f, pj = w[j] * f;
+        ux[i] = ux[i] + pi * ex;
+        uy[i] = uy[i] + pi * ey;
+        uz[i] = uz[i] + pi * ez;
+        ux[j] = ux[j] - pj * ex;
+        uy[j] = uy[j] - pj * ey;
+        uz[j] = uz[j] - pj * ez;
+    }
+}
+
+#else
 
 WIDE_INLINE void WIDE(span_load)(const xpbd_span *s, uint32_t at, uint32_t n, span_ends *e)
 {

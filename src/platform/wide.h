@@ -35,6 +35,13 @@
  * lanes (0 in the others), `wf_store_bits` stores the lanes of a bit mask,
  * and `wi_nonzero_bits` gives the bits of the first n int32 that are not 0.
  *
+ * Records: `wf_gather4` reads the 4-float records rec[4 idx[l] ..] (16-byte
+ * aligned) of WIDE_LANES indices and gives their first, second, third and
+ * fourth floats as four vectors, lane l from idx[l]; `wf_scatter4_n` writes
+ * the first n lanes of four vectors back as records (the indices of those
+ * lanes must differ). A particle's (x, y, z, w) is one load instead of
+ * four gathers.
+ *
  * Names carry the width (WIDE(f) is f_w8 in the AVX2 unit), so the units
  * link into one library and kernels/kernels.h gathers them into tables.
  */
@@ -120,6 +127,27 @@ WIDE_INLINE void wf_store_n(float *p, uint32_t n, wf v)
     }
 }
 
+/* records of 4 floats (x, y, z, w), record k at rec + 4 k */
+WIDE_INLINE void wf_gather4(const float *rec, const uint32_t *idx, wf out[4])
+{
+    const float *r = rec + 4u * (size_t)idx[0];
+    out[0] = r[0];
+    out[1] = r[1];
+    out[2] = r[2];
+    out[3] = r[3];
+}
+WIDE_INLINE void wf_scatter4_n(float *rec, const uint32_t *idx, const wf in[4], uint32_t n)
+{
+    if (n == 0u) {
+        return;
+    }
+    float *r = rec + 4u * (size_t)idx[0];
+    r[0] = in[0];
+    r[1] = in[1];
+    r[2] = in[2];
+    r[3] = in[3];
+}
+
 #elif CLOTH_WIDE == 4 && defined(__SSE2__) /* ---------------------------------- */
 #include <emmintrin.h>
 
@@ -200,6 +228,25 @@ WIDE_INLINE void wf_store_n(float *p, uint32_t n, wf v)
     memcpy(p, t, n * sizeof(float));
 }
 
+WIDE_INLINE void wf_gather4(const float *rec, const uint32_t *idx, wf out[4])
+{
+    __m128 r0 = _mm_load_ps(rec + 4u * (size_t)idx[0]), r1 = _mm_load_ps(rec + 4u * (size_t)idx[1]);
+    __m128 r2 = _mm_load_ps(rec + 4u * (size_t)idx[2]), r3 = _mm_load_ps(rec + 4u * (size_t)idx[3]);
+    _MM_TRANSPOSE4_PS(r0, r1, r2, r3);
+    out[0] = r0;
+    out[1] = r1;
+    out[2] = r2;
+    out[3] = r3;
+}
+WIDE_INLINE void wf_scatter4_n(float *rec, const uint32_t *idx, const wf in[4], uint32_t n)
+{
+    __m128 r[4] = {in[0], in[1], in[2], in[3]};
+    _MM_TRANSPOSE4_PS(r[0], r[1], r[2], r[3]);
+    for (uint32_t l = 0; l < n && l < 4u; ++l) {
+        _mm_store_ps(rec + 4u * (size_t)idx[l], r[l]);
+    }
+}
+
 #elif CLOTH_WIDE == 4 && defined(__aarch64__) /* -------------------------------- */
 #include <arm_neon.h>
 
@@ -278,6 +325,31 @@ WIDE_INLINE void wf_store_n(float *p, uint32_t n, wf v)
     float t[4];
     vst1q_f32(t, v);
     memcpy(p, t, n * sizeof(float));
+}
+
+/* four rows of four floats to four columns */
+WIDE_INLINE void wide_transpose4(wf r[4])
+{
+    const float32x4x2_t a = vtrnq_f32(r[0], r[1]), b = vtrnq_f32(r[2], r[3]);
+    r[0] = vcombine_f32(vget_low_f32(a.val[0]), vget_low_f32(b.val[0]));
+    r[1] = vcombine_f32(vget_low_f32(a.val[1]), vget_low_f32(b.val[1]));
+    r[2] = vcombine_f32(vget_high_f32(a.val[0]), vget_high_f32(b.val[0]));
+    r[3] = vcombine_f32(vget_high_f32(a.val[1]), vget_high_f32(b.val[1]));
+}
+WIDE_INLINE void wf_gather4(const float *rec, const uint32_t *idx, wf out[4])
+{
+    for (uint32_t l = 0; l < 4u; ++l) {
+        out[l] = vld1q_f32(rec + 4u * (size_t)idx[l]);
+    }
+    wide_transpose4(out);
+}
+WIDE_INLINE void wf_scatter4_n(float *rec, const uint32_t *idx, const wf in[4], uint32_t n)
+{
+    wf r[4] = {in[0], in[1], in[2], in[3]};
+    wide_transpose4(r);
+    for (uint32_t l = 0; l < n && l < 4u; ++l) {
+        vst1q_f32(rec + 4u * (size_t)idx[l], r[l]);
+    }
 }
 
 #elif CLOTH_WIDE == 8 && defined(__AVX2__) /* ---------------------------------- */
@@ -406,6 +478,37 @@ WIDE_INLINE uint32_t wi_nonzero_bits(const int32_t *p, uint32_t n)
     return ~zero & (n >= 8u ? 0xffu : (1u << n) - 1u);
 }
 
+/* four rows of four floats to four columns, in each 128-bit half */
+WIDE_INLINE void wide_transpose4(wf r[4])
+{
+    const wf t0 = _mm256_unpacklo_ps(r[0], r[1]), t1 = _mm256_unpacklo_ps(r[2], r[3]);
+    const wf t2 = _mm256_unpackhi_ps(r[0], r[1]), t3 = _mm256_unpackhi_ps(r[2], r[3]);
+    r[0] = _mm256_shuffle_ps(t0, t1, _MM_SHUFFLE(1, 0, 1, 0));
+    r[1] = _mm256_shuffle_ps(t0, t1, _MM_SHUFFLE(3, 2, 3, 2));
+    r[2] = _mm256_shuffle_ps(t2, t3, _MM_SHUFFLE(1, 0, 1, 0));
+    r[3] = _mm256_shuffle_ps(t2, t3, _MM_SHUFFLE(3, 2, 3, 2));
+}
+/* row l holds record idx[l] in its low half and idx[l + 4] in its high one */
+WIDE_INLINE void wf_gather4(const float *rec, const uint32_t *idx, wf out[4])
+{
+    for (uint32_t l = 0; l < 4u; ++l) {
+        const __m128 lo = _mm_load_ps(rec + 4u * (size_t)idx[l]), hi = _mm_load_ps(rec + 4u * (size_t)idx[l + 4u]);
+        out[l] = _mm256_insertf128_ps(_mm256_castps128_ps256(lo), hi, 1);
+    }
+    wide_transpose4(out);
+}
+WIDE_INLINE void wf_scatter4_n(float *rec, const uint32_t *idx, const wf in[4], uint32_t n)
+{
+    wf r[4] = {in[0], in[1], in[2], in[3]};
+    wide_transpose4(r);
+    for (uint32_t l = 0; l < n && l < 4u; ++l) {
+        _mm_store_ps(rec + 4u * (size_t)idx[l], _mm256_castps256_ps128(r[l]));
+    }
+    for (uint32_t l = 4u; l < n && l < 8u; ++l) {
+        _mm_store_ps(rec + 4u * (size_t)idx[l], _mm256_extractf128_ps(r[l - 4u], 1));
+    }
+}
+
 #elif CLOTH_WIDE == 16 && defined(__AVX512F__) && defined(__AVX512VL__) && defined(__AVX512DQ__) && \
     defined(__AVX512BW__) /* ---------------------------------------------------- */
 #include <immintrin.h>
@@ -487,6 +590,44 @@ WIDE_INLINE uint32_t wi_nonzero_bits(const int32_t *p, uint32_t n)
 {
     const __m512i v = _mm512_maskz_loadu_epi32(wm_first(n), p);
     return (uint32_t)_mm512_test_epi32_mask(v, v);
+}
+
+/* four rows of four floats to four columns, in each 128-bit quarter */
+WIDE_INLINE void wide_transpose4(wf r[4])
+{
+    const wf t0 = _mm512_unpacklo_ps(r[0], r[1]), t1 = _mm512_unpacklo_ps(r[2], r[3]);
+    const wf t2 = _mm512_unpackhi_ps(r[0], r[1]), t3 = _mm512_unpackhi_ps(r[2], r[3]);
+    r[0] = _mm512_shuffle_ps(t0, t1, _MM_SHUFFLE(1, 0, 1, 0));
+    r[1] = _mm512_shuffle_ps(t0, t1, _MM_SHUFFLE(3, 2, 3, 2));
+    r[2] = _mm512_shuffle_ps(t2, t3, _MM_SHUFFLE(1, 0, 1, 0));
+    r[3] = _mm512_shuffle_ps(t2, t3, _MM_SHUFFLE(3, 2, 3, 2));
+}
+/* row l holds record idx[l + 4 q] in its quarter q */
+WIDE_INLINE void wf_gather4(const float *rec, const uint32_t *idx, wf out[4])
+{
+    for (uint32_t l = 0; l < 4u; ++l) {
+        wf row = _mm512_castps128_ps512(_mm_load_ps(rec + 4u * (size_t)idx[l]));
+        row = _mm512_insertf32x4(row, _mm_load_ps(rec + 4u * (size_t)idx[l + 4u]), 1);
+        row = _mm512_insertf32x4(row, _mm_load_ps(rec + 4u * (size_t)idx[l + 8u]), 2);
+        out[l] = _mm512_insertf32x4(row, _mm_load_ps(rec + 4u * (size_t)idx[l + 12u]), 3);
+    }
+    wide_transpose4(out);
+}
+WIDE_INLINE void wf_scatter4_n(float *rec, const uint32_t *idx, const wf in[4], uint32_t n)
+{
+    wf r[4] = {in[0], in[1], in[2], in[3]};
+    wide_transpose4(r);
+    for (uint32_t l = 0; l < n && l < 16u; ++l) {
+        const wf row = r[l & 3u];
+        __m128 q;
+        switch (l >> 2) {
+        case 0: q = _mm512_castps512_ps128(row); break;
+        case 1: q = _mm512_extractf32x4_ps(row, 1); break;
+        case 2: q = _mm512_extractf32x4_ps(row, 2); break;
+        default: q = _mm512_extractf32x4_ps(row, 3); break;
+        }
+        _mm_store_ps(rec + 4u * (size_t)idx[l], q);
+    }
 }
 
 #else
