@@ -47,18 +47,10 @@ cloth_status cloth_watchdog_check(cloth_t *cloth)
             tripped |= CLOTH_WATCHDOG_TRIPPED_STRAIN;
         }
     } else if (m->max_strain > 0.0f) {
-        cloth_strain_summary strain[CLOTH_SPRING_TYPES];
-        cloth_measure_strain(cloth, strain);
-        double largest = 0.0;
-        bool any = false;
-        for (int t = 0; t < CLOTH_SPRING_TYPES; ++t) {
-            if (strain[t].count > 0u && (!any || strain[t].max > largest)) {
-                largest = strain[t].max;
-                any = true;
-            }
-        }
-        m->measured_strain = cloth_measure_to_float(largest);
-        if (largest > (double)m->max_strain) {
+        /* a mesh's bend springs are not bounded by its edges: all of them */
+        const float largest = cloth_mesh_worst_strain(cloth, 0u, cloth->spring_count);
+        m->measured_strain = largest;
+        if (largest > m->max_strain) {
             tripped |= CLOTH_WATCHDOG_TRIPPED_STRAIN;
         }
     }

@@ -29,6 +29,9 @@ void cloth_tethers_free(cloth_t *cloth);
 void cloth_strain_limit_apply(cloth_t *cloth, float dt, uint32_t first, uint32_t passes);
 /* The worst strain of the structural and shear springs now (0 with none). */
 float cloth_strain_limit_worst(cloth_t *cloth);
+/* The worst strain of a mesh's springs [first, end) now, in float, on the
+ * cloth's threads; springs of no rest length are left out. */
+float cloth_mesh_worst_strain(cloth_t *cloth, uint32_t first, uint32_t end);
 /* constraints/strain_levels.c: a grid's coarse levels for the limit (none
  * for a mesh or a small grid); one coarse-to-fine sweep of them, moving the
  * particles and their velocities (inv_dt); their memory. */

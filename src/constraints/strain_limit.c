@@ -264,29 +264,67 @@ static void worst_rows(uint32_t begin, uint32_t end, uint32_t worker, void *ctx)
     pass->ratio2[worker % CLOTH_MAX_THREADS] = top;
 }
 
+/* The worst of a mesh's springs [first, end): per worker, the largest
+ * squared length over squared rest length, in items of
+ * CLOTH_PARTICLES_PER_ITEM springs. */
+typedef struct mesh_worst_pass {
+    const cloth_t *cloth;
+    uint32_t first, end;
+    float ratio2[CLOTH_MAX_THREADS];
+} mesh_worst_pass;
+
+static void worst_springs(uint32_t begin, uint32_t end, uint32_t worker, void *ctx)
+{
+    mesh_worst_pass *pass = ctx;
+    const cloth_t *cloth = pass->cloth;
+    const cloth_particles *p = &cloth->p;
+    const uint32_t *ij = cloth->spring_ij;
+    uint32_t from, to;
+    cloth_item_particles(begin, end, pass->end - pass->first, CLOTH_PARTICLES_PER_ITEM, &from, &to);
+    float top = pass->ratio2[worker % CLOTH_MAX_THREADS];
+    for (uint32_t s = pass->first + from; s < pass->first + to; ++s) {
+        const uint32_t i = ij[2u * s], j = ij[2u * s + 1u];
+        const float dx = p->x[j] - p->x[i], dy = p->y[j] - p->y[i], dz = p->z[j] - p->z[i];
+        const float rest = cloth->spring_rest[s];
+        const float r = (dx * dx + dy * dy + dz * dz) / (rest * rest);
+        /* a spring of no rest length has no strain to speak of */
+        top = rest > 0.0f && r > top ? r : top;
+    }
+    pass->ratio2[worker % CLOTH_MAX_THREADS] = top;
+}
+
+float cloth_mesh_worst_strain(cloth_t *cloth, uint32_t first, uint32_t end)
+{
+    mesh_worst_pass pass;
+    memset(&pass, 0, sizeof pass);
+    pass.cloth = cloth;
+    pass.first = first;
+    pass.end = end;
+    const uint32_t items = (end - first + CLOTH_PARTICLES_PER_ITEM - 1u) / CLOTH_PARTICLES_PER_ITEM;
+    cloth_parallel_for(cloth, worst_springs, items, 1u, &pass);
+    float top = 0.0f;
+    for (uint32_t k = 0; k < CLOTH_MAX_THREADS; ++k) {
+        top = pass.ratio2[k] > top ? pass.ratio2[k] : top;
+    }
+    /* NaN compares false and leaves top; the finite check catches it */
+    return top > 0.0f ? sqrtf(top) - 1.0f : (cloth->count > 0u ? -1.0f : 0.0f);
+}
+
 float cloth_strain_limit_worst(cloth_t *cloth)
 {
+    if (cloth->tris != NULL) {
+        return cloth_mesh_worst_strain(cloth, cloth->type_begin[CLOTH_SPRING_STRUCTURAL],
+                                       cloth->type_begin[CLOTH_SPRING_SHEAR + 1]);
+    }
     worst_pass pass;
     memset(&pass, 0, sizeof pass);
     pass.cloth = cloth;
     pass.kernels = cloth_kernels_at(cloth->simd);
     float top = 0.0f;
-    if (cloth->tris == NULL) {
-        const uint32_t min_rows = (CLOTH_PARTICLES_PER_RANGE + cloth->cols - 1u) / cloth->cols;
-        cloth_parallel_for(cloth, worst_rows, cloth->rows, min_rows, &pass);
-        for (uint32_t k = 0; k < CLOTH_MAX_THREADS; ++k) {
-            top = pass.ratio2[k] > top ? pass.ratio2[k] : top;
-        }
-    } else {
-        const cloth_particles *p = &cloth->p;
-        const uint32_t end = cloth->type_begin[CLOTH_SPRING_SHEAR + 1];
-        for (uint32_t s = cloth->type_begin[CLOTH_SPRING_STRUCTURAL]; s < end; ++s) {
-            const uint32_t i = cloth->spring_ij[2u * s], j = cloth->spring_ij[2u * s + 1u];
-            const float dx = p->x[j] - p->x[i], dy = p->y[j] - p->y[i], dz = p->z[j] - p->z[i];
-            const float rest = cloth->spring_rest[s];
-            const float r = (dx * dx + dy * dy + dz * dz) / (rest * rest);
-            top = r > top ? r : top;
-        }
+    const uint32_t min_rows = (CLOTH_PARTICLES_PER_RANGE + cloth->cols - 1u) / cloth->cols;
+    cloth_parallel_for(cloth, worst_rows, cloth->rows, min_rows, &pass);
+    for (uint32_t k = 0; k < CLOTH_MAX_THREADS; ++k) {
+        top = pass.ratio2[k] > top ? pass.ratio2[k] : top;
     }
     /* NaN compares false and leaves top; the finite check catches it */
     return top > 0.0f ? sqrtf(top) - 1.0f : (cloth->count > 0u ? -1.0f : 0.0f);
