@@ -201,6 +201,7 @@ struct cloth {
     uint32_t strain_level_sweeps; /* cloth_set_strain_level_sweeps(): passes that start with the levels */
     bool strain_passes_auto;      /* passes chosen per step until the limit holds */
     struct cloth_strain_levels *strain_levels; /* strain_levels.c: a grid's coarse levels while the limit is on */
+    struct cloth_mesh_levels *mesh_levels;     /* strain_levels_mesh.c: a mesh's */
     bool strain_levels_stale;                  /* their node masses, after a pin or mass change */
 };
 

@@ -32,12 +32,16 @@ float cloth_strain_limit_worst(cloth_t *cloth);
 /* The worst strain of a mesh's springs [first, end) now, in float, on the
  * cloth's threads; springs of no rest length are left out. */
 float cloth_mesh_worst_strain(cloth_t *cloth, uint32_t first, uint32_t end);
-/* constraints/strain_levels.c: a grid's coarse levels for the limit (none
- * for a mesh or a small grid); one coarse-to-fine sweep of them, moving the
- * particles and their velocities (inv_dt); their memory. */
+/* constraints/strain_levels.c: the coarse levels for the limit (none for
+ * a small cloth; a mesh's are in strain_levels_mesh.c); one coarse-to-fine
+ * sweep of them, moving the particles and their velocities (inv_dt);
+ * their memory. */
 cloth_status cloth_strain_levels_alloc(cloth_t *cloth);
 void cloth_strain_levels_apply(cloth_t *cloth, float scale, float inv_dt);
 void cloth_strain_levels_free(cloth_t *cloth);
+cloth_status cloth_mesh_levels_alloc(cloth_t *cloth);
+void cloth_mesh_levels_apply(cloth_t *cloth, float scale, float inv_dt);
+void cloth_mesh_levels_free(cloth_t *cloth);
 /* constraints/strain_limit.c: the limit's own arrays (lx, ly, lz) */
 void cloth_strain_limit_free(cloth_t *cloth);
 

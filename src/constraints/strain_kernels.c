@@ -77,3 +77,12 @@ void cloth_limit_spring(const limit_ctx *c, uint32_t i, uint32_t j, float lim)
 {
     shorten(c, i, j, lim, lim * lim);
 }
+
+void cloth_limit_list(const limit_ctx *ctx, const uint32_t *ab, const float *rest, uint32_t count, float scale)
+{
+    const limit_ctx c = *ctx; /* a copy the stores cannot reach: its pointers stay in registers */
+    for (uint32_t k = 0; k < count; ++k) {
+        const float lim = scale * rest[k];
+        shorten(&c, ab[2u * k], ab[2u * k + 1u], lim, lim * lim);
+    }
+}

@@ -22,5 +22,8 @@ void cloth_limit_along(const limit_ctx *c, uint32_t begin, uint32_t end, float l
 void cloth_limit_in_order(const limit_ctx *c, uint32_t begin, uint32_t end, uint32_t di, float lim);
 /* One spring (i, j). */
 void cloth_limit_spring(const limit_ctx *c, uint32_t i, uint32_t j, float lim);
+/* Springs (ab[2k], ab[2k + 1]), k < count, one after the other, each
+ * limited to scale rest[k] (a mesh's, a mesh level's). */
+void cloth_limit_list(const limit_ctx *c, const uint32_t *ab, const float *rest, uint32_t count, float scale);
 
 #endif

@@ -80,7 +80,10 @@ static uint32_t level_count(uint32_t rows, uint32_t cols)
 
 cloth_status cloth_strain_levels_alloc(cloth_t *cloth)
 {
-    if (cloth->tris != NULL || cloth->strain_levels != NULL) {
+    if (cloth->tris != NULL) {
+        return cloth_mesh_levels_alloc(cloth);
+    }
+    if (cloth->strain_levels != NULL) {
         return CLOTH_OK;
     }
     const uint32_t count = level_count(cloth->rows, cloth->cols);
@@ -121,6 +124,7 @@ cloth_status cloth_strain_levels_alloc(cloth_t *cloth)
 
 void cloth_strain_levels_free(cloth_t *cloth)
 {
+    cloth_mesh_levels_free(cloth);
     if (cloth->strain_levels != NULL) {
         cloth_mem_free(&cloth->alloc, cloth->strain_levels, cloth->strain_levels->bytes);
         cloth->strain_levels = NULL;
@@ -415,6 +419,10 @@ static void spread_rows(uint32_t begin, uint32_t end, uint32_t worker, void *ctx
 
 void cloth_strain_levels_apply(cloth_t *cloth, float scale, float inv_dt)
 {
+    if (cloth->tris != NULL) {
+        cloth_mesh_levels_apply(cloth, scale, inv_dt);
+        return;
+    }
     struct cloth_strain_levels *lv = cloth->strain_levels;
     if (lv == NULL) {
         return;

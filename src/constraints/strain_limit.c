@@ -91,11 +91,9 @@ static void limit_blocks(uint32_t begin, uint32_t end, uint32_t worker, void *ct
 static void limit_mesh(const limit_pass *pass)
 {
     const cloth_t *cloth = pass->cloth;
-    const uint32_t end = cloth->type_begin[CLOTH_SPRING_SHEAR + 1];
-    for (uint32_t s = cloth->type_begin[CLOTH_SPRING_STRUCTURAL]; s < end; ++s) {
-        cloth_limit_spring(&pass->c, cloth->spring_ij[2u * s], cloth->spring_ij[2u * s + 1u],
-                           pass->scale * cloth->spring_rest[s]);
-    }
+    const uint32_t first = cloth->type_begin[CLOTH_SPRING_STRUCTURAL];
+    cloth_limit_list(&pass->c, cloth->spring_ij + 2u * first, cloth->spring_rest + first,
+                     cloth->type_begin[CLOTH_SPRING_SHEAR + 1] - first, pass->scale);
 }
 
 void cloth_strain_limit_apply(cloth_t *cloth, float dt, uint32_t first, uint32_t passes)
@@ -111,7 +109,10 @@ void cloth_strain_limit_apply(cloth_t *cloth, float dt, uint32_t first, uint32_t
     float *const pos[3] = {p->x, p->y, p->z}, *const vel[3] = {p->vx, p->vy, p->vz};
     cloth_limit_ctx_init(&pass.c, cloth, pos, vel, p->w, 1.0f / dt);
     if (cloth->tris != NULL) {
-        for (uint32_t it = 0; it < passes; ++it) {
+        for (uint32_t it = first; it < first + passes; ++it) {
+            if (it < cloth->strain_level_sweeps) {
+                cloth_mesh_levels_apply(cloth, pass.scale, pass.c.inv_dt);
+            }
             limit_mesh(&pass);
         }
         return;
