@@ -19,6 +19,10 @@
  *              [--stiffness K] [--bend-stiffness K]
  *              [--strain-limit MAX_STRAIN --limit-passes P [--level-sweeps L]]
  *        drape --defaults [--sizes ...] [--frames ...] [--runs ...] [--threads ...]
+ *        either with --grid (the default), or --mesh: the same cloth built by cloth_create_mesh() from
+ *        the grid's positions and triangles; or --delaunay: an irregular
+ *        mesh of as many vertices (drape_scene.h). A mesh's stretch is
+ *        measured over its own edges
  *
  * An option left out keeps the library's default (a new cloth's: XPBD with
  * automatic substeps and iterations, tethers at 1.03 in the last substep,
@@ -97,7 +101,8 @@ static void run_config(const named_integrator *integ, uint32_t n, uint32_t frame
         drape_scene scene;
         cloth_status s = drape_scene_create(&scene, n, &config);
         if (s != CLOTH_OK) {
-            printf("{\"scene\":\"drape\",\"n\":%u,\"integrator\":\"%s\",\"error\":\"%s\"}\n", n,
+            printf("{\"scene\":\"%s\",\"n\":%u,\"integrator\":\"%s\",\"error\":\"%s\"}\n",
+                   drape_scene_name(&config), n,
                    config.defaults ? "defaults" : integ->name, cloth_status_string(s));
             return;
         }
@@ -158,7 +163,7 @@ static void run_config(const named_integrator *integ, uint32_t n, uint32_t frame
     /* the limit passes that start with the coarse levels */
     const bool some = config.level_sweeps > 0u && config.level_sweeps < config.limit_passes;
     const uint32_t sweeps = some ? config.level_sweeps : config.limit_passes;
-    printf("{\"scene\":\"drape\",\"n\":%u,\"integrator\":\"%s\",\"threads\":%u,\"substeps\":%.2f,"
+    printf("{\"scene\":\"%s\",\"n\":%u,\"integrator\":\"%s\",\"threads\":%u,\"substeps\":%.2f,"
            "\"substeps_max\":%u,\"iterations\":%.2f,\"limit_passes_used\":%.2f,"
            "\"tethers\":%g,\"tether_schedule\":\"%s\",\"strain_limit\":%g,"
            "\"limit_passes\":%u,\"level_sweeps\":%u,\"stiffness\":%g,"
@@ -168,7 +173,7 @@ static void run_config(const named_integrator *integ, uint32_t n, uint32_t frame
            "\"max_stretch_last_s\":%.4f,"
            "\"max_penetration_m\":%.3g,\"closest_to_sphere_m\":%.4f,\"finite\":%s,"
            "\"bytes_per_particle\":%.1f,\"why\":\"%s\"}\n",
-           n, config.defaults ? "defaults" : integ->name, config.threads > 1u ? config.threads : 1u, used_substeps,
+           drape_scene_name(&config), n, config.defaults ? "defaults" : integ->name, config.threads > 1u ? config.threads : 1u, used_substeps,
            most_substeps, used_iterations, used_passes, (double)config.tethers, config.tethers_last ? "last" : "every",
            (double)config.max_strain,
            config.limit_passes, sweeps, (double)config.stiffness,
@@ -189,8 +194,13 @@ int main(int argc, char **argv)
     int thread_count = 1;
     const char *only = NULL;
     for (int a = 1; a < argc; a += 2) {
-        if (strcmp(argv[a], "--defaults") == 0) {
-            config.defaults = true;
+        if (strcmp(argv[a], "--defaults") == 0 || strcmp(argv[a], "--grid") == 0 || strcmp(argv[a], "--mesh") == 0 ||
+            strcmp(argv[a], "--delaunay") == 0) {
+            config.defaults = config.defaults || strcmp(argv[a], "--defaults") == 0;
+            config.mesh = strcmp(argv[a], "--grid") == 0       ? 0
+                          : strcmp(argv[a], "--mesh") == 0     ? 1
+                          : strcmp(argv[a], "--delaunay") == 0 ? 2
+                                                               : config.mesh;
             --a; /* takes no value */
             continue;
         }

@@ -25,11 +25,19 @@ extern "C" {
 typedef struct drape_scene {
     cloth_t *cloth;
     uint32_t n;
+    /* a mesh scene's links: its edges (structural and shear springs), pairs
+     * of particles and rest lengths; NULL for a grid */
+    uint32_t *mesh_pairs;
+    float *mesh_rest;
+    uint32_t mesh_links;
 } drape_scene;
 
 typedef struct drape_quality {
     bool ok, finite;
-    double mean_stretch, max_stretch; /* length / rest over structural and shear links */
+    /* length / rest over structural and shear links: a grid's, both
+     * diagonals of every cell; a mesh's own edges, one diagonal a cell for
+     * the grid's triangles (the other is a bend spring of the mesh) */
+    double mean_stretch, max_stretch;
     double max_stretch_last_s;        /* bench/drape.c: worst max_stretch after each step of the last second */
     double max_penetration;           /* m into the sphere, 0 if none */
     double closest;                   /* m from the sphere's surface to the nearest particle */
@@ -55,9 +63,16 @@ typedef struct drape_config {
     float stiffness;      /* N, structural and shear springs; 0 keeps the defaults */
     float bend_stiffness; /* N, bend springs; 0 keeps the default */
     uint32_t threads;     /* 0 or 1: the caller's thread only */
+    /* 1: the grid's positions and triangles given to cloth_create_mesh();
+     * 2: an irregular mesh of as many vertices, the Delaunay triangulation
+     * of one random point per grid cell (the corners and edges kept on the
+     * square's sides), each vertex's mass its share of the areal density */
+    int mesh;
 } drape_config;
 
 cloth_status drape_scene_create(drape_scene *scene, uint32_t n, const drape_config *config);
+/* The scene's name for a config: "drape", "drape-mesh" or "drape-delaunay". */
+const char *drape_scene_name(const drape_config *config);
 void drape_scene_destroy(drape_scene *scene);
 
 /* Quality of an N x N cloth's packed positions; `status` is the last step's. */
