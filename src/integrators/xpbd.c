@@ -64,8 +64,10 @@
 
 /* A mesh's springs of one colour and one type: slots [begin, end) of the
  * slot arrays, begin a multiple of XPBD_LINK_BATCH; the slots up to the
- * next multiple copy the group's first spring (xpbd_links reads whole
- * vectors and writes only the group's own lanes). */
+ * next multiple join the spare record (index `count`) to itself:
+ * xpbd_links reads whole vectors and writes only the group's own lanes,
+ * and a record no thread writes is what those lanes may read while other
+ * threads solve the rest of the colour. */
 typedef struct xpbd_group {
     uint32_t begin, end;
     uint32_t type;
@@ -143,7 +145,8 @@ static cloth_status make_mesh_state(const cloth_t *cloth, uint32_t slots, uint32
                                     xpbd_state **out)
 {
     const size_t head = round_up(sizeof(xpbd_state), CLOTH_ALIGN);
-    const size_t records = round_up(4u * (size_t)cloth->count * sizeof(float), CLOTH_ALIGN);
+    /* and the spare record, all zeros */
+    const size_t records = round_up(4u * ((size_t)cloth->count + 1u) * sizeof(float), CLOTH_ALIGN);
     const size_t per_slot = round_up((size_t)slots * sizeof(float), CLOTH_ALIGN); /* uint32_t and float alike */
     const size_t group_bytes = round_up((size_t)groups * sizeof(xpbd_group), CLOTH_ALIGN);
     const size_t bytes = head + 2u * records + 4u * per_slot + group_bytes + ((size_t)colours + 1u) * sizeof(uint32_t);
@@ -175,7 +178,7 @@ static cloth_status make_mesh_state(const cloth_t *cloth, uint32_t slots, uint32
 
 /* The springs into their slots, in mesh order within a group (`next`: each
  * key's next free slot), and the spare slots of each group's last batch
- * as copies of its first spring. */
+ * on the spare record. */
 static void fill_slots(const cloth_t *cloth, const uint32_t *colour, uint32_t *next, xpbd_state *st)
 {
     for (uint32_t s = 0; s < cloth->spring_count; ++s) {
@@ -187,8 +190,8 @@ static void fill_slots(const cloth_t *cloth, const uint32_t *colour, uint32_t *n
     for (uint32_t g = 0; g < st->group_count; ++g) {
         const xpbd_group *grp = &st->groups[g];
         for (uint32_t slot = grp->end; slot < round_up(grp->end, XPBD_LINK_BATCH); ++slot) {
-            st->slot_i[slot] = st->slot_i[grp->begin];
-            st->slot_j[slot] = st->slot_j[grp->begin];
+            st->slot_i[slot] = cloth->count;
+            st->slot_j[slot] = cloth->count;
             st->slot_rest[slot] = st->slot_rest[grp->begin];
         }
     }

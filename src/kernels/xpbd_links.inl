@@ -10,8 +10,9 @@
  * is solved in every lane, and the ends' displacements are scattered back.
  * With no two lanes on one particle the lanes are independent, which is
  * what makes a run a vector loop whatever the width. A run's last vector
- * may reach past its end into slots that copy a real spring (the storage
- * is whole batches): those lanes are computed and not written.
+ * may reach past its end into spare slots (the storage is whole batches),
+ * which join a spare record that nothing writes to itself: those lanes
+ * are computed and not written.
  */
 
 WIDE_INLINE void WIDE(links_run)(const xpbd_links *s, bool with_lambda)
