@@ -201,9 +201,16 @@ CLOTH_API cloth_status cloth_get_tether_schedule(const cloth_t *cloth, cloth_tet
  *   down the column, the two diagonals, then the wide diagonals of a
  *   24-neighbour grid), along the row; the springs along the row in two
  *   colours, those starting at an even column first, then the odd ones.
- *   On a mesh, the levels coarsest first, each level's springs in the
- *   order of their node pairs, then the fine pass: the structural and shear
- *   springs in cloth_get_springs() order. The result is
+ *   On a mesh, the levels coarsest first, then the fine pass, each as a
+ *   list cut into about 16 blocks of consecutive particle (or node)
+ *   indices, a spring in the block of its lower index, each block at
+ *   least as wide as the list's widest spring, so that it reaches into the
+ *   next block only: even blocks first, then odd ones, and within a block
+ *   its springs in list order (a level's by node pair; the fine pass's
+ *   structural springs, then shear, in cloth_get_springs() order). A mesh
+ *   whose springs span more than an eighth of its indices (vertices
+ *   numbered far apart) gives fewer than 4 blocks and runs its list in
+ *   order on one thread. The result is
  *   the same to the bit at any thread count and on every vector level.
  *   (The order leaves a pass's largest error on the first row of each even
  *   block, which the row above pulls back after the block has been solved;
@@ -213,9 +220,8 @@ CLOTH_API cloth_status cloth_get_tether_schedule(const cloth_t *cloth, cloth_tet
  *   too long, as many at once. With its levels, a pass on a 128 x 128 XPBD
  *   cloth costs about as much as two substeps (of 1 iteration) with
  *   AVX-512, and lets the drape bench meet its bar with half the substeps.
- *   A grid's passes and levels split over threads (threads.h); a mesh's
- *   springs are solved in order on the calling thread, and only its
- *   levels' node and spread loops split. A grid's levels take about 6
+ *   A grid's passes and levels split over threads (threads.h), and so do a
+ *   mesh's, by its blocks. A grid's levels take about 6
  *   bytes per particle, a mesh's about 45 (43 on the drape bench's
  *   128 x 128 mesh), allocated when the limit is switched on and freed
  *   when it is switched off.

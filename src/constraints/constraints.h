@@ -42,6 +42,11 @@ void cloth_strain_levels_free(cloth_t *cloth);
 cloth_status cloth_mesh_levels_alloc(cloth_t *cloth);
 void cloth_mesh_levels_apply(cloth_t *cloth, float scale, float inv_dt);
 void cloth_mesh_levels_free(cloth_t *cloth);
+/* A mesh's fine limit pass: its structural and shear springs in blocks of
+ * particle indices, even blocks on the threads, then odd ones (in list
+ * order where the mesh cannot be cut; strain_levels_mesh.c). */
+struct limit_ctx;
+void cloth_mesh_limit_pass(cloth_t *cloth, const struct limit_ctx *c, float scale);
 /* constraints/strain_limit.c: the limit's own arrays (lx, ly, lz) */
 void cloth_strain_limit_free(cloth_t *cloth);
 

@@ -277,6 +277,48 @@ static bool build_level(builder *b, const graph *g, mesh_level *L)
     return true;
 }
 
+/* Cut a list of `runs` sorted runs (run r ends at run_end[r]) over
+ * `nodes` nodes into blocks (mesh_levels.h): about 16 of them, each at
+ * least as wide as the widest spring. */
+static void cut_blocks(builder *b, uint32_t nodes, const uint32_t *ab, const uint32_t *run_end, uint32_t runs,
+                       mesh_blocks *mb)
+{
+    memset(mb, 0, sizeof *mb);
+    uint32_t widest = 1u;
+    for (uint32_t r = 0, s = 0; r < runs; ++r) {
+        for (const uint32_t from = s; s < run_end[r]; ++s) {
+            const uint32_t a = ab[2u * s], c = ab[2u * s + 1u];
+            if (c <= a || (s > from && a < ab[2u * (s - 1u)])) {
+                return; /* not sorted by first end: in order */
+            }
+            widest = c - a > widest ? c - a : widest;
+        }
+    }
+    const uint32_t size = widest > (nodes + 15u) / 16u ? widest : (nodes + 15u) / 16u;
+    const uint32_t blocks = (nodes + size - 1u) / size;
+    if (blocks < 4u) {
+        return; /* even and odd blocks would not make two of each */
+    }
+    uint32_t *cut = take(b, (size_t)runs * (blocks + 1u) * sizeof(uint32_t));
+    if (cut == NULL) {
+        return;
+    }
+    for (uint32_t r = 0, s = 0; r < runs; ++r) {
+        uint32_t *at = cut + (size_t)r * (blocks + 1u);
+        for (uint32_t k = 0; k <= blocks; ++k) {
+            while (s < run_end[r] && ab[2u * s] < k * size) {
+                ++s;
+            }
+            at[k] = k == blocks ? run_end[r] : s;
+        }
+        s = run_end[r];
+    }
+    mb->blocks = blocks;
+    mb->size = size;
+    mb->runs = runs;
+    mb->cut = cut;
+}
+
 cloth_status cloth_mesh_levels_alloc(cloth_t *cloth)
 {
     if (cloth->mesh_levels != NULL) {
@@ -302,8 +344,11 @@ cloth_status cloth_mesh_levels_alloc(cloth_t *cloth)
                NULL,
                NULL};
     link_graph(&b, &g);
+    const uint32_t fine_end[2] = {cloth->type_begin[CLOTH_SPRING_SHEAR] - first, g.edges};
+    cut_blocks(&b, cloth->count, g.ab, fine_end, 2u, &lv->fine);
     while (!b.failed && lv->count < MESH_LEVELS_MAX && build_level(&b, &g, &lv->level[lv->count])) {
-        const mesh_level *L = &lv->level[lv->count++];
+        mesh_level *L = &lv->level[lv->count++];
+        cut_blocks(&b, L->nodes, L->ab, &L->springs, 1u, &L->blocks);
         graph up = {L->nodes, L->springs, L->vertex, L->ab, L->rest, NULL, NULL, NULL};
         g = up;
         link_graph(&b, &g);

@@ -38,10 +38,14 @@
  * coarser level's moves; MESH_LEVEL_PASSES Gauss-Seidel passes over its springs
  * in order; positions minus particles become its moves. The finest level's
  * moves go to every free particle with d / dt onto its velocity, as a fine
- * shortening does. The passes run in order on the calling thread; the
- * node and spread loops, where each node or particle is its own, split over
- * the threads. Plain C: the same bits at every vector level and thread
- * count.
+ * shortening does.
+ *
+ * Threads: a level's passes, and the fine passes, go by blocks of node (or
+ * particle) indices (mesh_levels.h, mesh_blocks), even blocks in parallel,
+ * then odd ones, as a grid's blocks of rows; the node and spread loops,
+ * where each node or particle is its own, by ranges. The blocks depend on
+ * the mesh only, and the loops are plain C: the same bits at every thread
+ * count and vector level.
  */
 #include "mesh_levels.h"
 #include "strain_kernels.h"
@@ -148,6 +152,58 @@ static void spread(uint32_t begin, uint32_t end, uint32_t worker, void *ctx)
     }
 }
 
+/* One limit pass over a cut list (mesh_levels.h). */
+typedef struct block_job {
+    const limit_ctx *c;
+    const uint32_t *ab;
+    const float *rest;
+    const mesh_blocks *mb;
+    float scale;
+    uint32_t colour; /* 0: even blocks, 1: odd */
+} block_job;
+
+/* Items are the blocks of one colour: item k is block 2 k + colour, its
+ * runs one after the other, each in order. */
+static void limit_blocks(uint32_t begin, uint32_t end, uint32_t worker, void *ctx)
+{
+    (void)worker;
+    const block_job *job = ctx;
+    const mesh_blocks *mb = job->mb;
+    for (uint32_t item = begin; item < end; ++item) {
+        const uint32_t k = 2u * item + job->colour;
+        for (uint32_t r = 0; r < mb->runs; ++r) {
+            const uint32_t *cut = mb->cut + (size_t)r * (mb->blocks + 1u);
+            cloth_limit_list(job->c, job->ab + 2u * cut[k], job->rest + cut[k], cut[k + 1u] - cut[k], job->scale);
+        }
+    }
+}
+
+/* One pass over springs (ab, rest) of a list cut by mb: the even blocks on
+ * the threads, then the odd ones; a list not cut, in order. */
+static void limit_cut(const cloth_t *cloth, const limit_ctx *c, const uint32_t *ab, const float *rest,
+                      uint32_t count, const mesh_blocks *mb, float scale)
+{
+    if (mb->blocks == 0u) {
+        cloth_limit_list(c, ab, rest, count, scale);
+        return;
+    }
+    block_job job = {c, ab, rest, mb, scale, 0u};
+    /* blocks of a range: some CLOTH_PARTICLES_PER_RANGE nodes */
+    const uint32_t min_blocks = mb->size >= CLOTH_PARTICLES_PER_RANGE ? 1u : CLOTH_PARTICLES_PER_RANGE / mb->size;
+    for (job.colour = 0; job.colour < 2u; ++job.colour) {
+        cloth_parallel_for(cloth, limit_blocks, (mb->blocks - job.colour + 1u) / 2u, min_blocks, &job);
+    }
+}
+
+void cloth_mesh_limit_pass(cloth_t *cloth, const limit_ctx *c, float scale)
+{
+    const uint32_t first = cloth->type_begin[CLOTH_SPRING_STRUCTURAL];
+    const uint32_t count = cloth->type_begin[CLOTH_SPRING_SHEAR + 1] - first;
+    static const mesh_blocks in_order = {0u, 0u, 0u, NULL};
+    const mesh_blocks *mb = cloth->mesh_levels != NULL ? &cloth->mesh_levels->fine : &in_order;
+    limit_cut(cloth, c, cloth->spring_ij + 2u * first, cloth->spring_rest + first, count, mb, scale);
+}
+
 static uint32_t items_of(uint32_t n)
 {
     return (n + CLOTH_PARTICLES_PER_ITEM - 1u) / CLOTH_PARTICLES_PER_ITEM;
@@ -177,7 +233,7 @@ void cloth_mesh_levels_apply(cloth_t *cloth, float scale, float inv_dt)
         float *const pos[3] = {job.L->x, job.L->y, job.L->z};
         cloth_limit_ctx_init(&c, cloth, pos, no_vel, job.L->w, 0.0f);
         for (uint32_t it = 0; it < MESH_LEVEL_PASSES; ++it) {
-            cloth_limit_list(&c, job.L->ab, job.L->rest, job.L->springs, scale);
+            limit_cut(cloth, &c, job.L->ab, job.L->rest, job.L->springs, &job.L->blocks, scale);
         }
         job.moves = true;
         cloth_parallel_for(cloth, level_nodes, items_of(job.L->nodes), 1u, &job);

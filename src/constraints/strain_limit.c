@@ -88,14 +88,6 @@ static void limit_blocks(uint32_t begin, uint32_t end, uint32_t worker, void *ct
     }
 }
 
-static void limit_mesh(const limit_pass *pass)
-{
-    const cloth_t *cloth = pass->cloth;
-    const uint32_t first = cloth->type_begin[CLOTH_SPRING_STRUCTURAL];
-    cloth_limit_list(&pass->c, cloth->spring_ij + 2u * first, cloth->spring_rest + first,
-                     cloth->type_begin[CLOTH_SPRING_SHEAR + 1] - first, pass->scale);
-}
-
 void cloth_strain_limit_apply(cloth_t *cloth, float dt, uint32_t first, uint32_t passes)
 {
     if (passes == 0u) {
@@ -113,7 +105,7 @@ void cloth_strain_limit_apply(cloth_t *cloth, float dt, uint32_t first, uint32_t
             if (it < cloth->strain_level_sweeps) {
                 cloth_mesh_levels_apply(cloth, pass.scale, pass.c.inv_dt);
             }
-            limit_mesh(&pass);
+            cloth_mesh_limit_pass(cloth, &pass.c, pass.scale);
         }
         return;
     }
