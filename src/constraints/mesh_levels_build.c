@@ -321,8 +321,8 @@ static void cut_blocks(builder *b, uint32_t nodes, const uint32_t *ab, const uin
 
 cloth_status cloth_mesh_levels_alloc(cloth_t *cloth)
 {
-    if (cloth->mesh_levels != NULL) {
-        return CLOTH_OK;
+    if (cloth->mesh_levels != NULL || cloth->rest_shape == NULL) {
+        return CLOTH_OK; /* a mesh keeps its creation shape from creation on (tethers.c) */
     }
     struct cloth_mesh_levels *lv = cloth_mem_alloc(&cloth->alloc, sizeof *lv);
     if (lv == NULL) {
