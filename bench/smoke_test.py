@@ -3,7 +3,9 @@ works, not to time it. Checks that every configuration printed one JSON line
 with the fields the figures are read from, that the XPBD fast setup meets
 the quality bar at this size, and that 1 and 2 threads gave the same result
 (the library promises the same bits, so the quality figures must match to
-the last printed digit). With bench/cape as well: a 12 x 12 cape against
+the last printed digit). The same cloth as a mesh (--mesh) and as an
+irregular Delaunay mesh (--delaunay) prints its line with its scene's name
+and the same figures on 1 and 2 threads. With bench/cape as well: a 12 x 12 cape against
 two capsules for a few steps prints its line, with a time and contacts.
 
 Usage: smoke_test.py path/to/drape [path/to/cape]
@@ -45,6 +47,20 @@ for r in rows:
     print("N=%d %-6s threads %d: quality %s (mean %.4f, max %.4f), %.3f ms/frame, %.1f B/particle" % (
         r["n"], r["integrator"], r["threads"], "ok" if r["quality_ok"] else "FAILS (" + r["why"] + ")",
         r["mean_stretch"], r["max_stretch"], r["ms_per_frame"], r["bytes_per_particle"]))
+for kind in ("--mesh", "--delaunay"):
+    mesh_out = subprocess.run([sys.argv[1], kind, "--sizes", "16", "--frames", "60", "--runs", "1",
+                               "--integrators", "xpbd", "--threads", "1,2"],
+                              check=True, capture_output=True, text=True).stdout
+    mesh_rows = [json.loads(line) for line in mesh_out.splitlines() if line.strip()]
+    scene = "drape-" + kind[2:]
+    if len(mesh_rows) != 2 or any(r.get("scene") != scene or "error" in r for r in mesh_rows):
+        failures.append("%s: expected two %s lines, got %s" % (kind, scene, mesh_out.strip()))
+        continue
+    one, two = mesh_rows
+    if one["max_stretch"] != two["max_stretch"] or one["mean_stretch"] != two["mean_stretch"]:
+        failures.append("%s: stretch differs between 1 and 2 threads" % kind)
+    print("N=16 %s: max stretch %.4f over its edges, %.3f ms/frame" % (scene, one["max_stretch"],
+                                                                        max(one["ms_per_frame"], 0.0)))
 if len(sys.argv) > 2:
     cape = subprocess.run([sys.argv[2], "--rows", "12", "--capsules", "2", "--runs", "1", "--steps", "10"],
                           check=True, capture_output=True, text=True).stdout
