@@ -297,45 +297,63 @@ static void run_grid(const shape *sh, cloth_integrator kind, const spread *how, 
     }
 }
 
-static void test_threads_and_hooks(void)
+/* A scene run with its work spread `how`, into *out. */
+typedef void scene_fn(const void *arg, const spread *how, run *out);
+
+/* The scene on the pool at 2, 3 and 4 threads and on the three host hooks
+ * (under ThreadSanitizer: 3 threads and the pthreads hooks) against `base`:
+ * every run must give its bits. `tasks` says the scene is big enough that
+ * the hooks must be called. */
+static void compare_spreads(const char *label, scene_fn *scene, const void *arg, const run *base, bool tasks)
 {
     static const uint32_t threads[] = {2u, 3u, 4u};
     static const char *hook_names[] = {"inline, reversed", "deferred, item by item", "pthreads"};
+    for (size_t t = UNDER_TSAN ? 1u : 0u; t < (UNDER_TSAN ? 2u : sizeof threads / sizeof threads[0]); ++t) {
+        const spread how = {threads[t], NULL};
+        run r;
+        scene(arg, &how, &r);
+        const bool same = same_bits(base, &r);
+        printf("%s: pool of %u threads %s the base run's bits (worst gap %.3g m)\n", label, threads[t],
+               same ? "gives" : "DIFFERS FROM", worst_gap(base, &r));
+        CHECK(same);
+        free_run(&r);
+    }
+    for (int k = UNDER_TSAN ? HOOK_PTHREADS : 0; k < 3; ++k) {
+        hook_host host;
+        memset(&host, 0, sizeof host);
+        host.kind = (hook_kind)k;
+        const spread how = {1u, &host};
+        run r;
+        scene(arg, &how, &r);
+        const bool same = same_bits(base, &r);
+        printf("%s: host hooks (%s): %u tasks, %s\n", label, hook_names[k], host.enqueues,
+               same ? "same bits" : "DIFFERENT");
+        CHECK(same);
+        /* a cloth of one block per colour and one item per pass has
+         * nothing to split, and the hooks are then never called */
+        CHECK(host.enqueues > 0u || !tasks);
+        /* finish is called exactly for the tasks enqueue returned a handle for */
+        CHECK(host.finishes == (k == HOOK_INLINE_REVERSE ? 0u : host.enqueues));
+        free_run(&r);
+    }
+}
+
+static void grid_scene(const void *arg, const spread *how, run *out)
+{
+    run_grid(arg, CLOTH_INTEGRATOR_XPBD, how, out);
+}
+
+static void test_threads_and_hooks(void)
+{
     for (int s = 0; s < SHAPES; ++s) {
         const shape *sh = &k_shapes[s];
         const spread one = {1u, NULL};
         run base;
         run_grid(sh, CLOTH_INTEGRATOR_XPBD, &one, &base);
-        for (size_t t = UNDER_TSAN ? 1u : 0u; t < (UNDER_TSAN ? 2u : sizeof threads / sizeof threads[0]); ++t) {
-            const spread how = {threads[t], NULL};
-            run r;
-            run_grid(sh, CLOTH_INTEGRATOR_XPBD, &how, &r);
-            const bool same = same_bits(&base, &r);
-            printf("A %ux%u, %u neighbours, %u iteration(s): pool of %u threads %s the single thread's bits "
-                   "(worst gap %.3g m)\n",
-                   sh->rows, sh->cols, sh->neighbours, sh->iterations, threads[t], same ? "gives" : "DIFFERS FROM",
-                   worst_gap(&base, &r));
-            CHECK(same);
-            free_run(&r);
-        }
-        for (int k = UNDER_TSAN ? HOOK_PTHREADS : 0; k < 3; ++k) {
-            hook_host host;
-            memset(&host, 0, sizeof host);
-            host.kind = (hook_kind)k;
-            const spread how = {1u, &host};
-            run r;
-            run_grid(sh, CLOTH_INTEGRATOR_XPBD, &how, &r);
-            const bool same = same_bits(&base, &r);
-            printf("A %ux%u: host hooks (%s): %u tasks, %s\n", sh->rows, sh->cols, hook_names[k], host.enqueues,
-                   same ? "same bits" : "DIFFERENT");
-            CHECK(same);
-            /* a cloth of one block per colour and one item per pass has
-             * nothing to split, and the hooks are then never called */
-            CHECK(host.enqueues > 0u || sh->rows * sh->cols < 4096u);
-            /* finish is called exactly for the tasks enqueue returned a handle for */
-            CHECK(host.finishes == (k == HOOK_INLINE_REVERSE ? 0u : host.enqueues));
-            free_run(&r);
-        }
+        char label[96];
+        snprintf(label, sizeof label, "A %ux%u, %u neighbours, %u iteration(s)", sh->rows, sh->cols, sh->neighbours,
+                 sh->iterations);
+        compare_spreads(label, grid_scene, sh, &base, sh->rows * sh->cols >= 4096u);
         free_run(&base);
     }
 }
@@ -354,6 +372,16 @@ static bool cpu_runs(cloth_simd_level level)
     const bool ok = cloth_set_simd_level(c, level) == CLOTH_OK;
     cloth_destroy(c);
     return ok;
+}
+
+/* CLOTHSIM_SIMD back to what it was (NULL: unset). */
+static void restore_simd(const char *was)
+{
+    if (was != NULL) {
+        setenv("CLOTHSIM_SIMD", was, 1);
+    } else {
+        unsetenv("CLOTHSIM_SIMD");
+    }
 }
 
 static void test_simd_paths(void)
@@ -383,11 +411,7 @@ static void test_simd_paths(void)
         }
         free_run(&base);
     }
-    if (was != NULL) {
-        setenv("CLOTHSIM_SIMD", was, 1);
-    } else {
-        unsetenv("CLOTHSIM_SIMD");
-    }
+    restore_simd(was);
 }
 
 static void test_other_integrators(void)
@@ -517,10 +541,14 @@ static void run_big_mesh(const spread *how, run *out)
     cloth_destroy(cloth);
 }
 
+static void mesh_scene(const void *arg, const spread *how, run *out)
+{
+    (void)arg;
+    run_big_mesh(how, out);
+}
+
 static void test_big_mesh(void)
 {
-    static const uint32_t threads[] = {2u, 3u, 4u};
-    static const char *hook_names[] = {"inline, reversed", "deferred, item by item", "pthreads"};
     const char *was = getenv("CLOTHSIM_SIMD");
     const spread one = {1u, NULL};
     run base;
@@ -528,35 +556,8 @@ static void test_big_mesh(void)
         setenv("CLOTHSIM_SIMD", "scalar", 1);
     }
     run_big_mesh(&one, &base);
-    if (was != NULL) {
-        setenv("CLOTHSIM_SIMD", was, 1);
-    } else {
-        unsetenv("CLOTHSIM_SIMD");
-    }
-    for (size_t t = UNDER_TSAN ? 1u : 0u; t < (UNDER_TSAN ? 2u : sizeof threads / sizeof threads[0]); ++t) {
-        const spread how = {threads[t], NULL};
-        run r;
-        run_big_mesh(&how, &r);
-        const bool same = same_bits(&base, &r);
-        printf("E mesh 104x104: pool of %u threads %s the scalar single thread's bits (worst gap %.3g m)\n",
-               threads[t], same ? "gives" : "DIFFERS FROM", worst_gap(&base, &r));
-        CHECK(same);
-        free_run(&r);
-    }
-    for (int k = UNDER_TSAN ? HOOK_PTHREADS : 0; k < 3; ++k) {
-        hook_host host;
-        memset(&host, 0, sizeof host);
-        host.kind = (hook_kind)k;
-        const spread how = {1u, &host};
-        run r;
-        run_big_mesh(&how, &r);
-        const bool same = same_bits(&base, &r);
-        printf("E mesh 104x104: host hooks (%s): %u tasks, %s\n", hook_names[k], host.enqueues,
-               same ? "same bits" : "DIFFERENT");
-        CHECK(same);
-        CHECK(host.enqueues > 0u);
-        free_run(&r);
-    }
+    restore_simd(was);
+    compare_spreads("E mesh 104x104, against the scalar single thread", mesh_scene, NULL, &base, true);
     if (!UNDER_TSAN) {
         static const char *levels[] = {"sse2", "avx2", "avx512"};
         static const cloth_simd_level kinds[] = {CLOTH_SIMD_LEVEL_LANES4, CLOTH_SIMD_LEVEL_AVX2,
@@ -575,11 +576,7 @@ static void test_big_mesh(void)
             CHECK(same);
             free_run(&r);
         }
-        if (was != NULL) {
-            setenv("CLOTHSIM_SIMD", was, 1);
-        } else {
-            unsetenv("CLOTHSIM_SIMD");
-        }
+        restore_simd(was);
     }
     free_run(&base);
 }

@@ -270,6 +270,39 @@ static void test_converges(void)
  * ends short of the limit (1.30 after 6 passes); the bound checks that the
  * levels do not drag the cloth away from the pin (ignoring the pin in the
  * node masses did, to 6.3). */
+/* |sum of the velocities| of `count` particles (packed xyz), and in *mag
+ * the sum of the magnitudes of their components: equal masses, so the
+ * first is the net momentum over a particle's mass. */
+static double net_velocity(const float *v, uint32_t count, double *mag)
+{
+    double sum[3] = {0.0, 0.0, 0.0};
+    *mag = 0.0;
+    for (uint32_t i = 0; i < count; ++i) {
+        for (uint32_t k = 0; k < 3u; ++k) {
+            sum[k] += (double)v[3u * i + k];
+            *mag += fabs((double)v[3u * i + k]);
+        }
+    }
+    return sqrt(sum[0] * sum[0] + sum[1] * sum[1] + sum[2] * sum[2]);
+}
+
+/* Stretch a cloth by 40 % about particle `at` (positions through the
+ * buffer p, left holding them), and pin it there if `pin`. */
+static void stretch_about(cloth_t *cloth, uint32_t at, bool pin, float *p)
+{
+    const uint32_t count = cloth_particle_count(cloth);
+    CHECK_OK(cloth_get_positions(cloth, p, 0));
+    float centre[3];
+    memcpy(centre, p + 3u * at, sizeof centre);
+    for (uint32_t k = 0; k < 3u * count; ++k) {
+        p[k] = centre[k % 3u] + 1.4f * (p[k] - centre[k % 3u]);
+    }
+    CHECK_OK(cloth_set_positions(cloth, p, 0));
+    if (pin) {
+        CHECK_OK(cloth_pin(cloth, at, NULL));
+    }
+}
+
 static void test_levels(void)
 {
     enum { N = 65, PASSES = 6 };
@@ -287,18 +320,7 @@ static void test_levels(void)
             break;
         }
         const uint32_t at = pins[pinned];
-        CHECK_OK(cloth_get_positions(cloth, p, 0));
-        float centre[3];
-        for (uint32_t k = 0; k < 3u; ++k) {
-            centre[k] = p[3u * at + k];
-        }
-        for (uint32_t k = 0; k < 3u * N * N; ++k) {
-            p[k] = centre[k % 3u] + 1.4f * (p[k] - centre[k % 3u]);
-        }
-        CHECK_OK(cloth_set_positions(cloth, p, 0));
-        if (pinned) {
-            CHECK_OK(cloth_pin(cloth, at, NULL));
-        }
+        stretch_about(cloth, at, pinned != 0, p);
         CHECK_OK(cloth_set_strain_limit(cloth, 0.1f, PASSES));
         CHECK_OK(cloth_step(cloth, DT));
         uint32_t past_s, past_h;
@@ -306,14 +328,8 @@ static void test_levels(void)
         const double h1 = worst_ratio(cloth, CLOTH_SPRING_SHEAR, &past_h, BOUND);
         CHECK_OK(cloth_get_positions(cloth, q, 0));
         CHECK_OK(cloth_get_velocities(cloth, v, 0));
-        double sum[3] = {0.0, 0.0, 0.0}, mag = 0.0;
-        for (uint32_t i = 0; i < N * N; ++i) {
-            for (uint32_t k = 0; k < 3u; ++k) {
-                sum[k] += (double)v[3u * i + k];
-                mag += fabs((double)v[3u * i + k]);
-            }
-        }
-        const double net = sqrt(sum[0] * sum[0] + sum[1] * sum[1] + sum[2] * sum[2]);
+        double mag;
+        const double net = net_velocity(v, N * N, &mag);
         printf("levels, %s: 1.4 -> structural %.6f (%u past), shear %.6f (%u past); |sum v| %.3g of sum |v| %.3g\n",
                pinned == 0 ? "free" : pinned == 1 ? "pin on a node" : "pin between nodes", s1, past_s, h1, past_h,
                net, mag);
@@ -488,17 +504,8 @@ static void test_mesh_levels(void)
                 }
                 const uint32_t at = irregular == 2 ? order[32u * N + 16u] : 32u * N + 16u;
                 float held[3];
-                CHECK_OK(cloth_get_positions(cloth, p, 0));
-                for (uint32_t k = 0; k < 3u; ++k) {
-                    held[k] = p[3u * at + k];
-                }
-                for (uint32_t k = 0; k < 3u * N * N; ++k) {
-                    p[k] = held[k % 3u] + 1.4f * (p[k] - held[k % 3u]);
-                }
-                CHECK_OK(cloth_set_positions(cloth, p, 0));
-                if (pinned) {
-                    CHECK_OK(cloth_pin(cloth, at, NULL));
-                }
+                stretch_about(cloth, at, pinned != 0, p);
+                memcpy(held, p + 3u * at, sizeof held);
                 CHECK_OK(cloth_set_strain_limit(cloth, 0.1f, PASSES));
                 if (sweeps == 0) {
                     CHECK_OK(cloth_set_strain_level_sweeps(cloth, 0u));
@@ -509,14 +516,8 @@ static void test_mesh_levels(void)
                 const double h1 = worst_ratio(cloth, CLOTH_SPRING_SHEAR, &past_h, BOUND);
                 CHECK_OK(cloth_get_positions(cloth, p, 0));
                 CHECK_OK(cloth_get_velocities(cloth, v, 0));
-                double sum[3] = {0.0, 0.0, 0.0}, mag = 0.0;
-                for (uint32_t i = 0; i < N * N; ++i) {
-                    for (uint32_t k = 0; k < 3u; ++k) {
-                        sum[k] += (double)v[3u * i + k];
-                        mag += fabs((double)v[3u * i + k]);
-                    }
-                }
-                const double net = sqrt(sum[0] * sum[0] + sum[1] * sum[1] + sum[2] * sum[2]);
+                double mag;
+                const double net = net_velocity(v, N * N, &mag);
                 printf("mesh levels, %s sheet, %s, %s: 1.4 -> structural %.6f (%u past), shear %.6f (%u past)\n",
                        irregular == 2 ? "shuffled" : irregular ? "irregular" : "regular", pinned ? "pinned" : "free",
                        sweeps ? "levels in every pass" : "no level sweep", s1, past_s, h1, past_h);

@@ -257,6 +257,17 @@ static void worst_rows(uint32_t begin, uint32_t end, uint32_t worker, void *ctx)
     pass->ratio2[worker % CLOTH_MAX_THREADS] = top;
 }
 
+/* The strain of the largest of the workers' squared length ratios. */
+static float worst_of(const cloth_t *cloth, const float ratio2[CLOTH_MAX_THREADS])
+{
+    float top = 0.0f;
+    for (uint32_t k = 0; k < CLOTH_MAX_THREADS; ++k) {
+        top = ratio2[k] > top ? ratio2[k] : top;
+    }
+    /* NaN compares false and leaves top; the finite check catches it */
+    return top > 0.0f ? sqrtf(top) - 1.0f : (cloth->count > 0u ? -1.0f : 0.0f);
+}
+
 /* The worst of a mesh's springs [first, end): per worker, the largest
  * squared length over squared rest length, in items of
  * CLOTH_PARTICLES_PER_ITEM springs. */
@@ -295,12 +306,7 @@ float cloth_mesh_worst_strain(cloth_t *cloth, uint32_t first, uint32_t end)
     pass.end = end;
     const uint32_t items = (end - first + CLOTH_PARTICLES_PER_ITEM - 1u) / CLOTH_PARTICLES_PER_ITEM;
     cloth_parallel_for(cloth, worst_springs, items, 1u, &pass);
-    float top = 0.0f;
-    for (uint32_t k = 0; k < CLOTH_MAX_THREADS; ++k) {
-        top = pass.ratio2[k] > top ? pass.ratio2[k] : top;
-    }
-    /* NaN compares false and leaves top; the finite check catches it */
-    return top > 0.0f ? sqrtf(top) - 1.0f : (cloth->count > 0u ? -1.0f : 0.0f);
+    return worst_of(cloth, pass.ratio2);
 }
 
 float cloth_strain_limit_worst(cloth_t *cloth)
@@ -313,12 +319,7 @@ float cloth_strain_limit_worst(cloth_t *cloth)
     memset(&pass, 0, sizeof pass);
     pass.cloth = cloth;
     pass.kernels = cloth_kernels_at(cloth->simd);
-    float top = 0.0f;
     const uint32_t min_rows = (CLOTH_PARTICLES_PER_RANGE + cloth->cols - 1u) / cloth->cols;
     cloth_parallel_for(cloth, worst_rows, cloth->rows, min_rows, &pass);
-    for (uint32_t k = 0; k < CLOTH_MAX_THREADS; ++k) {
-        top = pass.ratio2[k] > top ? pass.ratio2[k] : top;
-    }
-    /* NaN compares false and leaves top; the finite check catches it */
-    return top > 0.0f ? sqrtf(top) - 1.0f : (cloth->count > 0u ? -1.0f : 0.0f);
+    return worst_of(cloth, pass.ratio2);
 }
