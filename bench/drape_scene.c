@@ -76,6 +76,25 @@ static cloth_status configure_constraints(cloth_t *cloth, const drape_config *co
     return s;
 }
 
+/* A mesh cloth of packed positions and triangles, with `masses` per
+ * vertex or, if NULL, `particle_mass` each. */
+static cloth_status create_mesh(const float *positions, uint32_t count, const uint32_t *tris, uint32_t tri_count,
+                                float particle_mass, const float *masses, cloth_t **out)
+{
+    cloth_mesh_desc desc;
+    cloth_mesh_desc_init(&desc);
+    desc.positions = positions;
+    desc.vertex_count = count;
+    desc.triangles = tris;
+    desc.triangle_count = tri_count;
+    if (masses != NULL) {
+        desc.masses = masses;
+    } else {
+        desc.particle_mass = particle_mass;
+    }
+    return cloth_create_mesh(&desc, out);
+}
+
 /* The grid cloth rebuilt as a mesh from its own positions and triangles,
  * with the same particle mass: the same particles in the same order, the
  * grid's quad diagonals as shear springs (mesh.h). */
@@ -93,14 +112,7 @@ static cloth_status grid_as_mesh(cloth_t **cloth, float particle_mass)
     }
     cloth_t *mesh = NULL;
     if (s == CLOTH_OK) {
-        cloth_mesh_desc desc;
-        cloth_mesh_desc_init(&desc);
-        desc.positions = positions;
-        desc.vertex_count = count;
-        desc.triangles = triangles;
-        desc.triangle_count = tris;
-        desc.particle_mass = particle_mass;
-        s = cloth_create_mesh(&desc, &mesh);
+        s = create_mesh(positions, count, triangles, tris, particle_mass, NULL, &mesh);
     }
     free(positions);
     free(triangles);
@@ -182,23 +194,15 @@ static cloth_status delaunay_cloth(uint32_t n, cloth_t **out)
             masses[i] = 0.0f;
         }
         /* a third of each triangle's area to each of its vertices */
-        const double density = 0.2; /* kg/m^2, as the grid's */
         for (uint32_t t = 0; t < made; ++t) {
             const uint32_t *k = tris + 3u * t;
             const double area = 0.5 * fabs((u[k[1]] - u[k[0]]) * (v[k[2]] - v[k[0]]) -
                                            (v[k[1]] - v[k[0]]) * (u[k[2]] - u[k[0]]));
             for (int m = 0; m < 3; ++m) {
-                masses[k[m]] += (float)(density * area / 3.0);
+                masses[k[m]] += (float)((double)DRAPE_DENSITY * area / 3.0);
             }
         }
-        cloth_mesh_desc desc;
-        cloth_mesh_desc_init(&desc);
-        desc.positions = positions;
-        desc.vertex_count = count;
-        desc.triangles = tris;
-        desc.triangle_count = made;
-        desc.masses = masses;
-        st = made > 0u ? cloth_create_mesh(&desc, out) : CLOTH_ERR_OUT_OF_MEMORY;
+        st = made > 0u ? create_mesh(positions, count, tris, made, 0.0f, masses, out) : CLOTH_ERR_OUT_OF_MEMORY;
     }
     free(u);
     free(v);
@@ -216,8 +220,8 @@ cloth_status drape_scene_create(drape_scene *scene, uint32_t n, const drape_conf
     desc.cols = n;
     desc.spacing = DRAPE_SIZE / (float)(n - 1u);
     drape_rest_position(n, 0, 0, desc.origin);
-    /* the same areal density at every N: 0.2 kg/m^2, a light cotton */
-    desc.particle_mass = 0.2f * DRAPE_SIZE * DRAPE_SIZE / (float)(n * n);
+    /* the same areal density at every N */
+    desc.particle_mass = DRAPE_DENSITY * DRAPE_SIZE * DRAPE_SIZE / (float)(n * n);
     scene->n = n;
     scene->cloth = NULL;
     cloth_status s = config->mesh == 2 ? delaunay_cloth(n, &scene->cloth) : cloth_create_grid(&desc, &scene->cloth);

@@ -14,6 +14,7 @@ extern "C" {
 #endif
 
 #define DRAPE_SIZE 2.0f          /* m, edge of the square cloth */
+#define DRAPE_DENSITY 0.2f       /* kg/m^2, a light cotton */
 #define DRAPE_SPHERE_RADIUS 0.6f /* m */
 #define DRAPE_SPHERE_Y (-1.1f)   /* m, centre at (0, -1.1, 0) */
 #define DRAPE_DT (1.0f / 60.0f)

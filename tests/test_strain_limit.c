@@ -303,6 +303,20 @@ static void stretch_about(cloth_t *cloth, uint32_t at, bool pin, float *p)
     }
 }
 
+/* One step; then the worst structural (*s1) and shear (*h1) ratios and
+ * how many springs of each are past `bound`, the positions into pos, the
+ * velocities into v, and net_velocity() of them. */
+static double step_and_measure(cloth_t *cloth, double bound, float *pos, float *v, double *s1, uint32_t *past_s,
+                               double *h1, uint32_t *past_h, double *mag)
+{
+    CHECK_OK(cloth_step(cloth, DT));
+    *s1 = worst_ratio(cloth, CLOTH_SPRING_STRUCTURAL, past_s, bound);
+    *h1 = worst_ratio(cloth, CLOTH_SPRING_SHEAR, past_h, bound);
+    CHECK_OK(cloth_get_positions(cloth, pos, 0));
+    CHECK_OK(cloth_get_velocities(cloth, v, 0));
+    return net_velocity(v, cloth_particle_count(cloth), mag);
+}
+
 static void test_levels(void)
 {
     enum { N = 65, PASSES = 6 };
@@ -322,14 +336,9 @@ static void test_levels(void)
         const uint32_t at = pins[pinned];
         stretch_about(cloth, at, pinned != 0, p);
         CHECK_OK(cloth_set_strain_limit(cloth, 0.1f, PASSES));
-        CHECK_OK(cloth_step(cloth, DT));
         uint32_t past_s, past_h;
-        const double s1 = worst_ratio(cloth, CLOTH_SPRING_STRUCTURAL, &past_s, BOUND);
-        const double h1 = worst_ratio(cloth, CLOTH_SPRING_SHEAR, &past_h, BOUND);
-        CHECK_OK(cloth_get_positions(cloth, q, 0));
-        CHECK_OK(cloth_get_velocities(cloth, v, 0));
-        double mag;
-        const double net = net_velocity(v, N * N, &mag);
+        double s1, h1, mag;
+        const double net = step_and_measure(cloth, BOUND, q, v, &s1, &past_s, &h1, &past_h, &mag);
         printf("levels, %s: 1.4 -> structural %.6f (%u past), shear %.6f (%u past); |sum v| %.3g of sum |v| %.3g\n",
                pinned == 0 ? "free" : pinned == 1 ? "pin on a node" : "pin between nodes", s1, past_s, h1, past_h,
                net, mag);
@@ -510,14 +519,9 @@ static void test_mesh_levels(void)
                 if (sweeps == 0) {
                     CHECK_OK(cloth_set_strain_level_sweeps(cloth, 0u));
                 }
-                CHECK_OK(cloth_step(cloth, DT));
                 uint32_t past_s, past_h;
-                const double s1 = worst_ratio(cloth, CLOTH_SPRING_STRUCTURAL, &past_s, BOUND);
-                const double h1 = worst_ratio(cloth, CLOTH_SPRING_SHEAR, &past_h, BOUND);
-                CHECK_OK(cloth_get_positions(cloth, p, 0));
-                CHECK_OK(cloth_get_velocities(cloth, v, 0));
-                double mag;
-                const double net = net_velocity(v, N * N, &mag);
+                double s1, h1, mag;
+                const double net = step_and_measure(cloth, BOUND, p, v, &s1, &past_s, &h1, &past_h, &mag);
                 printf("mesh levels, %s sheet, %s, %s: 1.4 -> structural %.6f (%u past), shear %.6f (%u past)\n",
                        irregular == 2 ? "shuffled" : irregular ? "irregular" : "regular", pinned ? "pinned" : "free",
                        sweeps ? "levels in every pass" : "no level sweep", s1, past_s, h1, past_h);

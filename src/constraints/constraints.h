@@ -33,9 +33,10 @@ float cloth_strain_limit_worst(cloth_t *cloth);
  * cloth's threads; springs of no rest length are left out. */
 float cloth_mesh_worst_strain(cloth_t *cloth, uint32_t first, uint32_t end);
 /* constraints/strain_levels.c: the coarse levels for the limit (none for
- * a small cloth; a mesh's are in strain_levels_mesh.c); one coarse-to-fine
- * sweep of them, moving the particles and their velocities (inv_dt);
- * their memory. */
+ * a small cloth): alloc and free take a grid's or a mesh's; apply is one
+ * coarse-to-fine sweep of a grid's, moving the particles and their
+ * velocities (inv_dt). A mesh's (mesh_levels_build.c, strain_levels_mesh.c)
+ * have their own sweep. */
 cloth_status cloth_strain_levels_alloc(cloth_t *cloth);
 void cloth_strain_levels_apply(cloth_t *cloth, float scale, float inv_dt);
 void cloth_strain_levels_free(cloth_t *cloth);

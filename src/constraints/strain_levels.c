@@ -419,10 +419,6 @@ static void spread_rows(uint32_t begin, uint32_t end, uint32_t worker, void *ctx
 
 void cloth_strain_levels_apply(cloth_t *cloth, float scale, float inv_dt)
 {
-    if (cloth->tris != NULL) {
-        cloth_mesh_levels_apply(cloth, scale, inv_dt);
-        return;
-    }
     struct cloth_strain_levels *lv = cloth->strain_levels;
     if (lv == NULL) {
         return;
