@@ -304,8 +304,14 @@ cloth_status cloth_xpbd_grid_step(const xpbd_grid_solver *solver, const cloth_st
 {
     const cloth_t *cloth = s->cloth;
     const float h = s->h;
+    /* every field but the family table, whose first p.families entries
+     * are filled below: the table is large next to a small cloth's
+     * springs, and this runs every substep */
     grid_pass p;
-    memset(&p, 0, sizeof p);
+    p.families = 0u;
+    p.parity = 0u;
+    p.first_pass = false;
+    p.last_pass = false;
     p.cloth = cloth;
     p.view = s;
     p.solver = solver;

@@ -74,8 +74,11 @@ WIDE_INLINE __m256i wide_lanes8(uint32_t n)
     return _mm256_cmpgt_epi32(_mm256_set1_epi32(n < 8u ? (int)n : 8), lane);
 }
 WIDE_INLINE wm wm_first(uint32_t n) { return _mm256_castsi256_ps(wide_lanes8(n)); }
-/* vmaskmovps is slow on AMD (a store most of all): a whole vector (n a
- * constant 8 where inlined) takes the plain instruction */
+/* vmaskmovps is slow on AMD, a store most of all, and a load of what it
+ * stored waits for it: a whole vector (n a constant 8 where inlined) takes
+ * the plain instruction, and a part of one is stored lane by lane from a
+ * buffer. A masked load is kept: copying lane by lane into a buffer and
+ * loading that measured slower. */
 WIDE_INLINE wf wf_load_n(const float *p, uint32_t n)
 {
     return n >= 8u ? _mm256_loadu_ps(p) : _mm256_maskload_ps(p, wide_lanes8(n));
@@ -85,7 +88,11 @@ WIDE_INLINE void wf_store_n(float *p, uint32_t n, wf v)
     if (n >= 8u) {
         _mm256_storeu_ps(p, v);
     } else {
-        _mm256_maskstore_ps(p, wide_lanes8(n), v);
+        float lane[8];
+        _mm256_storeu_ps(lane, v);
+        for (uint32_t k = 0; k < n; ++k) {
+            p[k] = lane[k];
+        }
     }
 }
 /* AVX2 has no compress or expand: a permutation worked out from the lane
