@@ -6,7 +6,7 @@ static const uint64_t k_golden[] = {
     0xfa980b796c50ed42ull, /* defaults 12x70 */
     0xf0e50af48de0d940ull, /* cotton 40x40 */
     0xe6f41ab998c66422ull, /* cotton pbd 24x24 */
-    0x8b58936bb1fa4f72ull, /* fast shapes 65x65 */
+    0x252fb5516c390d32ull, /* fast shapes 65x65 */
     0xd85816285277b4bcull, /* explicit 16x16 */
     0x2ac424407f3e8d08ull, /* trapezoid 16x16 */
     0xeaaf7904ab30f81dull, /* verlet 16x16 */
@@ -18,4 +18,6 @@ static const uint64_t k_golden[] = {
     0xaa61b183e2d96d0eull, /* mesh cotton 17x17 */
     0x2b9f74e5aa60a943ull, /* body shapes 30x30 */
     0xceda52ca06b3e7a1ull, /* body shapes 12x70 */
+    0xf353c55b63a925d8ull, /* ellipsoids 30x30 */
+    0x73f335da47b90d98ull, /* ellipsoids 12x70 */
 };

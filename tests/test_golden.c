@@ -161,6 +161,37 @@ static void body_shapes_frame(cloth_t *c, int f)
     CHECK_OK(cloth_set_collider_transform(c, ring, ring_at, ring_turn));
 }
 
+/* Ellipsoids: a long one turning and rising under the cloth with
+ * friction, a flat one of thickness 0 drifting up into it (every contact
+ * through the solid itself), and a round one the cloth slides over, with
+ * the defaults (so the strain limit's held passes meet them too). */
+static cloth_collider_id spindle, disc, bead; /* of the cloth being run */
+
+static void ellipsoids(cloth_t *c)
+{
+    const float sc[3] = {-0.1f, -0.15f, -0.3f}, sr[3] = {0.35f, 0.07f, 0.12f}, sq[4] = {0.0f, 0.38f, 0.0f, 0.925f};
+    CHECK_OK(cloth_add_ellipsoid(c, sc, sr, sq, &spindle));
+    CHECK_OK(cloth_set_collider_friction(c, spindle, 0.5f));
+    CHECK_OK(cloth_set_collider_thickness(c, spindle, 0.01f));
+    const float dc[3] = {0.25f, -0.2f, -0.2f}, dr[3] = {0.25f, 0.02f, 0.2f};
+    CHECK_OK(cloth_add_ellipsoid(c, dc, dr, NULL, &disc));
+    CHECK_OK(cloth_set_collider_friction(c, disc, 0.3f));
+    const float bc[3] = {-0.25f, -0.3f, -0.3f}, br[3] = {0.1f, 0.12f, 0.11f};
+    CHECK_OK(cloth_add_ellipsoid(c, bc, br, NULL, &bead));
+    CHECK_OK(cloth_set_collider_thickness(c, bead, 0.02f));
+    CHECK_OK(cloth_pin(c, 0u, NULL));
+}
+
+static void ellipsoids_frame(cloth_t *c, int f)
+{
+    const float t = (float)f / 60.0f, h = 0.4f * t, s = sinf(h), co = cosf(h);
+    const float spindle_at[3] = {-0.1f, -0.15f + 0.5f * t, -0.3f + 0.05f * t};
+    const float spindle_turn[4] = {0.36f * s, 0.48f * s, 0.8f * s, co};
+    CHECK_OK(cloth_set_collider_transform(c, spindle, spindle_at, spindle_turn));
+    const float disc_at[3] = {0.25f, -0.2f + 0.4f * t, -0.2f}, disc_turn[4] = {sinf(0.3f * h), 0.0f, 0.0f, cosf(0.3f * h)};
+    CHECK_OK(cloth_set_collider_transform(c, disc, disc_at, disc_turn));
+}
+
 /* The 0.2 settings (explicit integrators' closed forms) with a ball, at
  * the automatic substeps (the stability bound for explicit integrators). */
 static void plain(cloth_t *c)
@@ -191,6 +222,8 @@ static const scene k_scenes[] = {
     {"mesh cotton 17x17", cotton, 0, CLOTH_INTEGRATOR_XPBD, NULL},
     {"body shapes 30x30", body_shapes, 30, CLOTH_INTEGRATOR_XPBD, body_shapes_frame},
     {"body shapes 12x70", body_shapes, -70, CLOTH_INTEGRATOR_XPBD, body_shapes_frame},
+    {"ellipsoids 30x30", ellipsoids, 30, CLOTH_INTEGRATOR_XPBD, ellipsoids_frame},
+    {"ellipsoids 12x70", ellipsoids, -70, CLOTH_INTEGRATOR_XPBD, ellipsoids_frame},
 };
 enum { SCENES = sizeof k_scenes / sizeof k_scenes[0] };
 

@@ -20,7 +20,11 @@
  * on the surface and the offset is along its normal, the particle ends
  * exactly `thickness` from the ellipsoid even if q were not quite nearest:
  * it never ends inside.
- */
+ *
+ * The query is a kernel of the vector layer (kernels/shapes.inl), in float,
+ * each lane iterating to its own end; the general pass calls its one-lane
+ * build (cloth_ellipsoid_point()), the vector pass runs it at the cloth's
+ * width, and both give the same bits. */
 #include "shapes.h"
 
 cloth_status cloth_add_ellipsoid(cloth_t *cloth, const float center[3], const float radii[3],
@@ -43,92 +47,26 @@ cloth_status cloth_add_ellipsoid(cloth_t *cloth, const float center[3], const fl
     return cloth_collider_add(cloth, &shape, out);
 }
 
-enum { NEWTON_MAX = 16 };
-
-/* Nearest point q of the ellipsoid with semi-axes a to the point p, both
- * with non-negative coordinates (the caller restores the signs). */
-static void nearest(const double a[3], const double p[3], double q[3])
+void cloth_ellipsoid_form_of(const cloth_collider *c, cloth_ellipsoid_form *e)
 {
-    double a2[3], t = 0.0, s = 0.0, f = -1.0;
+    const float *a = c->size;
+    const int m = a[0] <= a[1] ? (a[0] <= a[2] ? 0 : 2) : (a[1] <= a[2] ? 1 : 2); /* the shortest axis */
     for (int i = 0; i < 3; ++i) {
-        a2[i] = a[i] * a[i];
-        f += p[i] * p[i] / a2[i];
-        s += p[i] * p[i] / (a2[i] * a2[i]);
+        e->a[i] = a[i];
+        e->a2[i] = a[i] * a[i];
+        e->centre[i] = i == m ? a[i] : 0.0f;
     }
-    if (!(s > 0.0)) { /* the centre: the ends of the shortest axis are nearest */
-        int m = a[0] <= a[1] ? (a[0] <= a[2] ? 0 : 2) : (a[1] <= a[2] ? 1 : 2);
-        q[0] = q[1] = q[2] = 0.0;
-        q[m] = a[m];
-        return;
-    }
-    t = f / (2.0 * s); /* Newton from t = 0: F(0) = f, F'(0) = -2 s */
-    for (int i = 0; i < 3; ++i) {
-        t = fmax(t, a[i] * p[i] - a2[i]);
-    }
-    for (int it = 0; it < NEWTON_MAX; ++it) {
-        double F = -1.0, dF = 0.0;
-        for (int i = 0; i < 3; ++i) {
-            if (p[i] > 0.0) { /* an axis the point is on adds nothing, and may sit on its pole */
-                double den = a2[i] + t, g = a[i] * p[i] / den;
-                F += g * g;
-                dF -= 2.0 * g * g / den;
-            }
-        }
-        if (!(F > 0.0) || !(dF < 0.0)) {
-            break; /* at the root, to rounding */
-        }
-        double step = -F / dF;
-        t += step;
-        if (step <= 1e-14 * (fabs(t) + a2[0] + a2[1] + a2[2])) {
-            break;
-        }
-    }
-    for (int i = 0; i < 3; ++i) {
-        double den = a2[i] + t;
-        q[i] = p[i] > 0.0 && den > 0.0 ? a2[i] * p[i] / den : 0.0;
-    }
+    e->a2sum = (e->a2[0] + e->a2[1]) + e->a2[2];
+    e->thickness = c->thickness;
+    /* grown by a part in 1e4 so that rounding never turns away a point
+     * within the thickness; the query's own depth test decides */
+    const float grow = 1.0f + c->thickness / a[m];
+    e->grow2 = grow * grow * 1.0001f;
 }
 
 bool cloth_shape_ellipsoid(const cloth_collider *c, const float p[3], float out[3], float n[3])
 {
-    const double a[3] = {(double)c->size[0], (double)c->size[1], (double)c->size[2]};
-    const double th = (double)c->thickness;
-    double ap[3], f = 0.0;
-    for (int i = 0; i < 3; ++i) {
-        ap[i] = fabs((double)p[i]);
-        f += ap[i] * ap[i] / (a[i] * a[i]);
-    }
-    /* A point on the ellipsoid scaled by s >= 1 is at least (s - 1) a_min
-     * from it: cheap rejection of everything farther than the thickness. */
-    const double grow = 1.0 + th / fmin(a[0], fmin(a[1], a[2]));
-    if (!(f < grow * grow)) {
-        return false;
-    }
-    double q[3];
-    nearest(a, ap, q);
-    double g = 0.0;
-    for (int i = 0; i < 3; ++i) {
-        g += q[i] * q[i] / (a[i] * a[i]);
-    }
-    const double back = 1.0 / sqrt(g);
-    double nn[3], len = 0.0;
-    for (int i = 0; i < 3; ++i) {
-        q[i] = copysign(q[i] * back, (double)p[i]);
-        nn[i] = q[i] / (a[i] * a[i]);
-        len += nn[i] * nn[i];
-    }
-    len = sqrt(len);
-    double depth = 0.0; /* signed distance of p from the surface along the normal */
-    for (int i = 0; i < 3; ++i) {
-        nn[i] /= len;
-        depth += ((double)p[i] - q[i]) * nn[i];
-    }
-    if (!(depth < th)) {
-        return false;
-    }
-    for (int i = 0; i < 3; ++i) {
-        out[i] = (float)(q[i] + th * nn[i]);
-        n[i] = (float)nn[i];
-    }
-    return true;
+    cloth_ellipsoid_form e;
+    cloth_ellipsoid_form_of(c, &e);
+    return cloth_ellipsoid_point(&e, p, out, n);
 }

@@ -17,6 +17,21 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+/* An ellipsoid in its own frame (colliders/ellipsoid.c): its semi-axes
+ * along x, y, z, their squares and the squares' sum, the thickness, the
+ * bound (1 + thickness / shortest semi-axis)^2 (grown by a part in 1e4)
+ * on sum (p_i / a_i)^2 past which no point is within the thickness, and
+ * the surface point nearest the centre (an end of the shortest axis). */
+typedef struct cloth_ellipsoid_form {
+    float a[3], a2[3], a2sum, thickness, grow2, centre[3];
+} cloth_ellipsoid_form;
+
+/* The ellipsoid's query (colliders/shapes.h, cloth_shape_fn) for one point
+ * of its frame: the one-lane build of kernels/shapes.inl, so that the
+ * general pass and the vector pass at every width run the same operations
+ * (the iteration is per lane, to each lane's own end). */
+bool cloth_ellipsoid_point(const cloth_ellipsoid_form *e, const float p[3], float out[3], float n[3]);
+
 /* One collider against particles [begin, end) (colliders/vector_pass.c;
  * kernels/contact.inl, sphere.inl, shapes.inl). */
 typedef struct cloth_contact_args {
@@ -44,6 +59,7 @@ typedef struct cloth_contact_args {
     float size, thickness, len2;
     float e[3], len, len_th;
     float on_axis[3];
+    cloth_ellipsoid_form ellipsoid;
 } cloth_contact_args;
 
 /* mask_shift value for a run whose springs are all in play */
@@ -134,6 +150,7 @@ typedef struct cloth_kernels {
     uint32_t (*cylinder)(const cloth_contact_args *a, uint32_t begin, uint32_t end);
     uint32_t (*torus)(const cloth_contact_args *a, uint32_t begin, uint32_t end);
     uint32_t (*plane)(const cloth_contact_args *a, uint32_t begin, uint32_t end);
+    uint32_t (*ellipsoid)(const cloth_contact_args *a, uint32_t begin, uint32_t end);
     /* the sign bit set if any of arrays[0 .. count) holds a NaN or an
      * infinity on [first, last) (platform/finite.h) */
     uint32_t (*nonfinite)(const float *const *arrays, uint32_t count, uint32_t first, uint32_t last);

@@ -1,6 +1,6 @@
 /*
  * The contacts of the shapes described in their own frame (capsule,
- * cylinder, plane, torus), over the vector layer, after kernels/contact.inl: each lane
+ * cylinder, plane, torus, ellipsoid), over the vector layer, after kernels/contact.inl: each lane
  * goes through colliders/collide.c's collide() term for term (into the
  * frame, the shape's query, back to the world, the surface's velocity),
  * so the pass gives the general pass's bits at every width.
@@ -261,6 +261,118 @@ static uint32_t WIDE(torus)(const cloth_contact_args *args, uint32_t begin, uint
     return hits;
 }
 
+/* Ellipsoid (colliders/ellipsoid.c says why this way): the nearest point
+ * q of the surface to |p| is q_i = a_i^2 |p_i| / (a_i^2 + t), t the root
+ * of F(t) = sum_i (a_i |p_i| / (a_i^2 + t))^2 - 1, reached by Newton's
+ * method from the left; q is scaled back onto the surface, given p's
+ * signs, and the answer is q + thickness n(q). Each lane iterates until
+ * its own F stops being positive or its step falls below a part in 1e7 of
+ * |t| + sum a_i^2 (at most ELLIPSOID_NEWTON steps), the others standing
+ * still, so a lane's answer does not depend on its neighbours. */
+enum { ELLIPSOID_NEWTON = 16 };
+
+WIDE_INLINE wm WIDE(ellipsoid_query)(const cloth_ellipsoid_form *e, const wf p[3], wf o[3], wf nn[3])
+{
+    const wf zero = wf_set1(0.0f), one = wf_set1(1.0f), two = wf_set1(2.0f);
+    wf ap[3], a[3], a2[3];
+    wm on[3];
+    wf f = zero, s = zero;
+    for (int i = 0; i < 3; ++i) {
+        ap[i] = wf_sel(wm_lt(p[i], zero), wf_neg(p[i]), p[i]);
+        a[i] = wf_set1(e->a[i]);
+        a2[i] = wf_set1(e->a2[i]);
+        on[i] = wm_gt(ap[i], zero); /* an axis the point is on adds nothing, and may sit on its pole */
+        const wf pp = wf_mul(ap[i], ap[i]);
+        f = wf_add(f, wf_div(pp, a2[i]));
+        s = wf_add(s, wf_div(pp, wf_mul(a2[i], a2[i])));
+    }
+    /* a point on the ellipsoid scaled by g >= 1 is at least (g - 1) a_min
+     * from it: everything farther than the thickness stops here */
+    wm hit = wm_lt(f, wf_set1(e->grow2));
+    if (!wm_any(hit)) {
+        for (int i = 0; i < 3; ++i) {
+            o[i] = zero;
+            nn[i] = zero;
+        }
+        return hit;
+    }
+    /* the larger of one Newton step from t = 0 (F(0) = f - 1, F'(0) = -2 s)
+     * and each axis' a_i |p_i| - a_i^2, both left of the root */
+    wf t = wf_div(wf_sub(f, one), wf_mul(two, s));
+    for (int i = 0; i < 3; ++i) {
+        const wf b = wf_sub(wf_mul(a[i], ap[i]), a2[i]);
+        t = wf_sel(wm_gt(b, t), b, t);
+    }
+    const wf a2sum = wf_set1(e->a2sum), tol = wf_set1(1e-7f);
+    wm live = hit;
+    for (int it = 0; it < ELLIPSOID_NEWTON && wm_any(live); ++it) {
+        wf F = wf_set1(-1.0f), dF = zero;
+        for (int i = 0; i < 3; ++i) {
+            const wf den = wf_add(a2[i], t);
+            const wf g = wf_div(wf_mul(a[i], ap[i]), den);
+            const wf gg = wf_mul(g, g);
+            F = wf_add(F, wf_sel(on[i], gg, zero));
+            dF = wf_sub(dF, wf_sel(on[i], wf_div(wf_mul(two, gg), den), zero));
+        }
+        live = wm_and(live, wm_and(wm_gt(F, zero), wm_lt(dF, zero))); /* else at the root, to rounding */
+        const wf step = wf_div(wf_neg(F), dF);
+        t = wf_sel(live, wf_add(t, step), t);
+        const wf abs_t = wf_sel(wm_lt(t, zero), wf_neg(t), t);
+        live = wm_and(live, wm_gt(step, wf_mul(tol, wf_add(abs_t, a2sum))));
+    }
+    /* the centre (s = 0): the ends of the shortest axis are nearest */
+    const wm centre = wm_ngt(s, zero);
+    wf q[3], g = zero;
+    for (int i = 0; i < 3; ++i) {
+        const wf den = wf_add(a2[i], t);
+        q[i] = wf_sel(wm_and(on[i], wm_gt(den, zero)), wf_div(wf_mul(a2[i], ap[i]), den), zero);
+        q[i] = wf_sel(centre, wf_set1(e->centre[i]), q[i]);
+        g = wf_add(g, wf_div(wf_mul(q[i], q[i]), a2[i]));
+    }
+    /* back onto the surface along the ray from the centre, p's signs, and
+     * the normal there */
+    const wf back = wf_div(one, wf_sqrt(g));
+    wf len2 = zero;
+    for (int i = 0; i < 3; ++i) {
+        const wf qi = wf_mul(q[i], back);
+        q[i] = wf_sel(wm_lt(p[i], zero), wf_neg(qi), qi);
+        nn[i] = wf_div(q[i], a2[i]);
+        len2 = wf_add(len2, wf_mul(nn[i], nn[i]));
+    }
+    const wf len = wf_sqrt(len2), th = wf_set1(e->thickness);
+    wf depth = zero; /* signed distance of p from the surface along the normal */
+    for (int i = 0; i < 3; ++i) {
+        nn[i] = wf_div(nn[i], len);
+        depth = wf_add(depth, wf_mul(wf_sub(p[i], q[i]), nn[i]));
+    }
+    hit = wm_and(hit, wm_lt(depth, th));
+    for (int i = 0; i < 3; ++i) {
+        o[i] = wf_add(q[i], wf_mul(th, nn[i]));
+    }
+    return hit;
+}
+
+WIDE_INLINE bool WIDE(ellipsoid_at)(const cloth_contact_args *a, uint32_t i, uint32_t n, contact_lanes *k)
+{
+    const wm free = WIDE(free_lanes)(a, i, n, k);
+    wf p[3], o[3], nn[3];
+    WIDE(to_frame)(a, k, &p[0], &p[1], &p[2]);
+    k->hit = wm_and(WIDE(ellipsoid_query)(&a->ellipsoid, p, o, nn), free);
+    if (!wm_any(k->hit)) {
+        return false;
+    }
+    WIDE(from_frame)(a, i, n, k, o[0], o[1], o[2], nn[0], nn[1], nn[2]);
+    return true;
+}
+
+#if WIDE_LANES == 1
+bool cloth_ellipsoid_point(const cloth_ellipsoid_form *e, const float p[3], float out[3], float n[3])
+{
+    return WIDE(ellipsoid_query)(e, p, out, n);
+}
+#endif
+
 CONTACT_PASS(capsule, WIDE(capsule_at))
 CONTACT_PASS(cylinder, WIDE(cylinder_at))
 CONTACT_PASS(plane, WIDE(plane_at))
+CONTACT_PASS(ellipsoid, WIDE(ellipsoid_at))

@@ -26,6 +26,7 @@ const cloth_kernels WIDE(cloth_kernels) = {
     .cylinder = WIDE(cylinder),
     .torus = WIDE(torus),
     .plane = WIDE(plane),
+    .ellipsoid = WIDE(ellipsoid),
     .nonfinite = WIDE(nonfinite),
     .level_halve = WIDE(level_halve),
     .level_add = WIDE(level_add),
