@@ -4,12 +4,13 @@
  * hanging in the plane z = -0.15 with its top row pinned; the fast setup
  * (XPBD 6 substeps x 1 iteration, tethers 1.03 in the last substep, the
  * strain limit 0.05 with 2 passes); and capsules (radius 0.06 m), spheres
- * (0.08 m) and cylinders (0.06 m) placed along it so that each presses into
- * the cape, friction 0.3. dt = 1/60 s; 120 steps to settle, then `runs`
+ * (0.08 m), cylinders (0.06 m) and ellipsoids (0.1 x 0.16 x 0.07 m, turned
+ * 30 degrees) placed along it so that each presses into the cape, friction
+ * 0.3. dt = 1/60 s; 120 steps to settle, then `runs`
  * timed runs of `steps` steps.
  *
  * Usage: cape [--rows 24] [--capsules 0] [--spheres 0] [--cylinders 0]
- *             [--runs 5] [--steps 600]
+ *             [--ellipsoids 0] [--runs 5] [--steps 600]
  *
  * Prints one JSON line: the median and best time a step (wall clock, one
  * thread) and the contacts of the last substep. Not a test.
@@ -25,7 +26,7 @@
 #include <string.h>
 
 typedef struct cape_config {
-    uint32_t rows, capsules, spheres, cylinders, runs, steps;
+    uint32_t rows, capsules, spheres, cylinders, ellipsoids, runs, steps;
 } cape_config;
 
 /* The colliders, k-th of each kind a little further along the cape. */
@@ -52,6 +53,14 @@ static cloth_status add_body(cloth_t *c, const cape_config *cf)
         const float a[3] = {-0.4f + 0.05f * (float)k, 1.5f - 0.03f * (float)k, -0.10f};
         const float b[3] = {a[0] + 0.05f, a[1] - 0.4f, -0.09f};
         s = cloth_add_cylinder(c, a, b, 0.06f, &id);
+        if (s == CLOTH_OK) {
+            s = cloth_set_collider_friction(c, id, 0.3f);
+        }
+    }
+    for (uint32_t k = 0; k < cf->ellipsoids && s == CLOTH_OK; ++k) {
+        const float p[3] = {-0.35f + 0.05f * (float)k, 1.3f - 0.04f * (float)k, -0.1f};
+        const float radii[3] = {0.1f, 0.16f, 0.07f}, turn[4] = {0.0f, 0.0f, 0.2588f, 0.9659f};
+        s = cloth_add_ellipsoid(c, p, radii, turn, &id);
         if (s == CLOTH_OK) {
             s = cloth_set_collider_friction(c, id, 0.3f);
         }
@@ -123,7 +132,7 @@ static uint32_t option(int argc, char **argv, int *a)
 
 int main(int argc, char **argv)
 {
-    cape_config cf = {24u, 0u, 0u, 0u, 5u, 600u};
+    cape_config cf = {24u, 0u, 0u, 0u, 0u, 5u, 600u};
     for (int a = 1; a < argc; ++a) {
         if (strcmp(argv[a], "--rows") == 0) {
             cf.rows = option(argc, argv, &a);
@@ -133,6 +142,8 @@ int main(int argc, char **argv)
             cf.spheres = option(argc, argv, &a);
         } else if (strcmp(argv[a], "--cylinders") == 0) {
             cf.cylinders = option(argc, argv, &a);
+        } else if (strcmp(argv[a], "--ellipsoids") == 0) {
+            cf.ellipsoids = option(argc, argv, &a);
         } else if (strcmp(argv[a], "--runs") == 0) {
             cf.runs = option(argc, argv, &a);
         } else if (strcmp(argv[a], "--steps") == 0) {
@@ -173,9 +184,10 @@ int main(int argc, char **argv)
     cloth_stats_init(&st);
     (void)cloth_get_stats(c, &st);
     qsort(us, cf.runs, sizeof us[0], compare_doubles);
-    printf("{\"bench\":\"cape\",\"rows\":%u,\"capsules\":%u,\"spheres\":%u,\"cylinders\":%u,\"runs\":%u,"
-           "\"steps\":%u,\"us_per_step\":%.2f,\"best_us_per_step\":%.2f,\"contacts\":%u}\n",
-           cf.rows, cf.capsules, cf.spheres, cf.cylinders, cf.runs, cf.steps, us[cf.runs / 2u], us[0], st.contacts);
+    printf("{\"bench\":\"cape\",\"rows\":%u,\"capsules\":%u,\"spheres\":%u,\"cylinders\":%u,\"ellipsoids\":%u,"
+           "\"runs\":%u,\"steps\":%u,\"us_per_step\":%.2f,\"best_us_per_step\":%.2f,\"contacts\":%u}\n",
+           cf.rows, cf.capsules, cf.spheres, cf.cylinders, cf.ellipsoids, cf.runs, cf.steps, us[cf.runs / 2u], us[0],
+           st.contacts);
     cloth_destroy(c);
     return 0;
 }

@@ -229,36 +229,6 @@ static float solid_radius(const cloth_collider *c)
     return INFINITY;
 }
 
-/* The general pass (the ellipsoid) over particles [begin, end): candidates
- * are flagged in a loop with no branch (it vectorises), and only they take
- * the shape query. */
-static uint32_t general_pass(cloth_t *cloth, const cloth_collider *c, uint32_t begin, uint32_t end)
-{
-    const cloth_shape_fn shape = shape_of(c->kind);
-    /* a ball about the centre, grown by a part in 1e4 so that rounding in
-     * the frame change can never cull a real contact */
-    const float reach = (solid_radius(c) + c->thickness) * 1.0001f;
-    const float r2 = isfinite(reach) ? reach * reach : INFINITY;
-    const float cx = c->at.p[0], cy = c->at.p[1], cz = c->at.p[2];
-    const uint32_t n = end - begin;
-    const float *restrict x = cloth->p.x + begin, *restrict y = cloth->p.y + begin, *restrict z = cloth->p.z + begin;
-    const float *restrict wi = cloth->p.w + begin;
-    unsigned char near[CLOTH_COLLIDE_CHUNK];
-    for (uint32_t j = 0; j < n; ++j) {
-        const float dx = x[j] - cx, dy = y[j] - cy, dz = z[j] - cz;
-        /* NaN distances pass, so a blown-up particle still reaches the shape */
-        near[j] = (unsigned char)(!((dx * dx + dy * dy) + dz * dz >= r2) & (wi[j] > 0.0f));
-    }
-    uint32_t contacts = 0u;
-    for (uint32_t j = 0; j < n; ++j) {
-        /* pinned particles (w = 0) are where the host put them */
-        if (near[j]) {
-            contacts += collide(cloth, c, shape, begin + j) ? 1u : 0u;
-        }
-    }
-    return contacts;
-}
-
 /* A box in the world that holds every point the collider can touch, or
  * false when there is none (the plane, or a pose so far out that the box
  * overflows). Capsule and cylinder: their two ends, grown by radius +
@@ -323,18 +293,15 @@ uint32_t cloth_colliders_apply_range(cloth_t *cloth, uint32_t begin, uint32_t en
             const cloth_collider *c = &cloth->colliders[m];
             float reach_box[6] = {0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f};
             const bool bounded = collider_box(c, reach_box);
-            const bool vector = c->kind != CLOTH_COLLIDER_ELLIPSOID;
             cloth_vector_pass v;
-            if (vector) {
-                cloth_vector_pass_prepare(cloth, c, &v);
-            }
+            cloth_vector_pass_prepare(cloth, c, &v);
             for (uint32_t k = 0; k < chunks; ++k) {
                 if (bounded && !boxes_meet(box[k], reach_box)) {
                     continue;
                 }
                 const uint32_t i0 = b0 + k * CLOTH_COLLIDE_CHUNK;
                 const uint32_t i1 = b1 - i0 < CLOTH_COLLIDE_CHUNK ? b1 : i0 + CLOTH_COLLIDE_CHUNK;
-                const uint32_t hits = vector ? v.run(&v.args, i0, i1) : general_pass(cloth, c, i0, i1);
+                const uint32_t hits = v.run(&v.args, i0, i1);
                 if (hits > 0u) {
                     kern->box(p->x, p->y, p->z, i0, i1, box[k]); /* the collider moved some */
                 }

@@ -34,8 +34,7 @@ void cloth_ellipsoid_form_of(const cloth_collider *c, cloth_ellipsoid_form *e);
  * is out of a collider's reach is skipped. */
 #define CLOTH_COLLIDE_CHUNK 64u
 
-/* vector_pass.c: a collider other than the ellipsoid read into its
- * kernel's arguments; `run(&args, i0, i1)` then gives the contacts of
+/* vector_pass.c: a collider read into its kernel's arguments; `run(&args, i0, i1)` then gives the contacts of
  * particles [i0, i1) as the general pass would make them (the sphere's as
  * its own shape query would) and returns how many it touched. */
 typedef struct cloth_vector_pass {

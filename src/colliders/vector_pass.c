@@ -1,13 +1,13 @@
 /*
- * The colliders with a pass of their own over a range of particles: all
- * but the ellipsoid (whose nearest point is found by iterating). The general pass (collide.c) brings
- * each particle into the collider's frame and calls the shape through a
- * pointer, which on a cloth draped over a ball costs more than a sweep of
- * the springs. These shapes' contacts and responses are kernels of the
- * vector layer (kernels/contact.inl, sphere.inl, shapes.inl), run at the
- * cloth's vector level and giving the general pass's bits; this file reads
- * the collider once into the kernels' arguments (collide.c decides which
- * chunks of particles they run on).
+ * Every collider's pass over a range of particles. The general pass
+ * (collide.c, collide(): one particle at a time, the shape called through
+ * a pointer) would cost more than a sweep of the springs on a cloth draped
+ * over a ball; it serves only integrators that collide particle by
+ * particle (the semi-rigid model, a host's). The shapes' contacts and
+ * responses are kernels of the vector layer (kernels/contact.inl,
+ * sphere.inl, shapes.inl), run at the cloth's vector level and giving the
+ * general pass's bits; this file reads the collider once into the kernels'
+ * arguments (collide.c decides which chunks of particles they run on).
  */
 #include "shapes.h"
 
@@ -44,6 +44,9 @@ static void args_of(const cloth_t *cloth, const cloth_collider *c, cloth_contact
         a->m[k] = c->m[k];
     }
     a->size = c->size[0];
+    if (c->kind == CLOTH_COLLIDER_ELLIPSOID) {
+        cloth_ellipsoid_form_of(c, &a->ellipsoid);
+    }
     if (c->kind == CLOTH_COLLIDER_TORUS) {
         /* as cloth_shape_torus() works it out: the minor radius */
         a->reach = c->size[1] + c->thickness;
@@ -82,5 +85,7 @@ void cloth_vector_pass_prepare(const cloth_t *cloth, const cloth_collider *c, cl
         v->run = kern->cylinder;
     } else if (c->kind == CLOTH_COLLIDER_TORUS) {
         v->run = kern->torus;
+    } else if (c->kind == CLOTH_COLLIDER_ELLIPSOID) {
+        v->run = kern->ellipsoid;
     }
 }
