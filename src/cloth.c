@@ -12,6 +12,7 @@
 #include "forces.h"
 #include "integrators/integrators.h"
 #include "pins.h"
+#include "skin.h"
 
 #include <string.h>
 
@@ -231,6 +232,7 @@ void cloth_do_destroy(cloth_t *cloth)
     cloth_integrator_release(cloth);
     cloth_mesh_free(cloth);
     cloth_pins_free(cloth);
+    cloth_skin_free(cloth);
     cloth_colliders_free(cloth);
     cloth_forces_free(cloth);
     cloth_bending_free(cloth);

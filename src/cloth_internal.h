@@ -85,6 +85,19 @@ typedef struct cloth_collider {
     float v[3], w[3];
 } cloth_collider;
 
+/* Skinned attachment (skin.c): one block of 7 floats per particle, NULL
+ * until the first cloth_set_skin_targets() or cloth_set_max_distances(). */
+typedef struct cloth_skin {
+    float *block;
+    size_t block_bytes;
+    float *tx, *ty, *tz; /* the targets at the end of the coming step, m */
+    float *sx, *sy, *sz; /* at its start */
+    float *dist;         /* max distance, m: 0 a pin, +inf free */
+    uint32_t bounded;    /* particles with a positive finite distance: none, no pass */
+    bool moving;         /* targets set since the last step: the start catches up after it */
+    float t, dt;         /* step.c: the fraction of the step the pass reads targets at, the step */
+} cloth_skin;
+
 /* Air for the aerodynamic force (forces.c). */
 typedef struct cloth_air {
     float density, drag, lift;
@@ -145,6 +158,8 @@ struct cloth {
     uint32_t pin_count, pin_capacity;
     uint32_t *pin_hash; /* particle index -> 1 + its record in pins (pins.c); NULL before the first pin */
     uint32_t pin_hash_slots;
+
+    cloth_skin skin;
 
     cloth_collider *colliders;
     uint32_t collider_count, collider_capacity;

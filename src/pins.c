@@ -177,6 +177,11 @@ cloth_status cloth_pin(cloth_t *cloth, uint32_t index, const float target[3])
     return cloth_do_pin(cloth, index, target);
 }
 
+cloth_pin_rec *cloth_pin_find(cloth_t *cloth, uint32_t index)
+{
+    return find_pin(cloth, index);
+}
+
 cloth_status cloth_unpin(cloth_t *cloth, uint32_t index)
 {
     if (cloth_busy(cloth)) {
@@ -188,6 +193,12 @@ cloth_status cloth_unpin(cloth_t *cloth, uint32_t index)
     if (index >= cloth->count) {
         return CLOTH_ERR_OUT_OF_RANGE;
     }
+    cloth_do_unpin(cloth, index);
+    return CLOTH_OK;
+}
+
+void cloth_do_unpin(cloth_t *cloth, uint32_t index)
+{
     cloth_pin_rec *pin = find_pin(cloth, index);
     if (pin != NULL) {
         cloth->p.w[index] = pin->w_free;
@@ -202,7 +213,6 @@ cloth_status cloth_unpin(cloth_t *cloth, uint32_t index)
             cloth->pin_hash[moved] = (uint32_t)(pin - cloth->pins) + 1u;
         }
     }
-    return CLOTH_OK;
 }
 
 void cloth_pins_begin_step(cloth_t *cloth)

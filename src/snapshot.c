@@ -9,18 +9,24 @@
 #include "auto.h"
 #include "constraints/constraints.h"
 #include "pins.h"
+#include "skin.h"
 
 #include <string.h>
 
 /* Version 2 keeps the automatic settings' state in the two words version 1
  * reserved (and required to be 0); version 1 snapshots still load, with
- * that state as a new cloth has it. */
+ * that state as a new cloth has it. Version 3 is version 2 with the skin
+ * (skin.c) after the colliders, written only by a cloth that has one, so
+ * the snapshots of every other cloth stay as they were. */
 #define SNAPSHOT_VERSION 2u
+#define SNAPSHOT_SKINNED 3u
+#define SKIN_MOVING 1u /* the skin's word: targets set since the last step */
 #define HEADER_BYTES 64u
 #define PARTICLE_BYTES 28u /* 7 floats */
 #define PIN_BYTES 32u      /* index + 7 floats */
 #define COLLIDER_FLOATS 36u /* from, to, at (7 each), matrix (9), v, w (3 each) */
 #define COLLIDER_BYTES (8u + 4u * COLLIDER_FLOATS)
+#define SKIN_BYTES 28u /* per particle: target and start xyz, max distance */
 #define TRAILER_BYTES 8u
 
 static const unsigned char magic[8] = {'C', 'L', 'T', 'H', 'S', 'N', 'A', 'P'};
@@ -141,11 +147,18 @@ static uint32_t auto_limit_word(const cloth_t *cloth)
     return passes | (cloth->redo_futile ? AUTO_FUTILE : 0u);
 }
 
-/* In 64 bits: 2^26 particles with as many pins overflow a 32-bit size_t. */
-static uint64_t snapshot_bytes(uint32_t count, uint32_t pins, uint32_t colliders)
+/* Where the skin's word of a version 3 snapshot is. In 64 bits: 2^26
+ * particles with as many pins overflow a 32-bit size_t. */
+static uint64_t skin_offset(uint32_t count, uint32_t pins, uint32_t colliders)
 {
     return (uint64_t)HEADER_BYTES + (uint64_t)PARTICLE_BYTES * count + (uint64_t)PIN_BYTES * pins +
-           (uint64_t)COLLIDER_BYTES * colliders + TRAILER_BYTES;
+           (uint64_t)COLLIDER_BYTES * colliders;
+}
+
+static uint64_t snapshot_bytes(uint32_t count, uint32_t pins, uint32_t colliders, bool skinned)
+{
+    const uint64_t skin = skinned ? 4u + (uint64_t)SKIN_BYTES * count : 0u;
+    return skin_offset(count, pins, colliders) + skin + TRAILER_BYTES;
 }
 
 /* The pose arrays of a collider in the order the format stores them. */
@@ -200,7 +213,8 @@ static cloth_status state_size(const cloth_t *cloth, size_t *size)
     if (cloth == NULL || size == NULL) {
         return CLOTH_ERR_INVALID_ARGUMENT;
     }
-    const uint64_t bytes = snapshot_bytes(cloth->count, cloth->pin_count, cloth->collider_count);
+    const uint64_t bytes = snapshot_bytes(cloth->count, cloth->pin_count, cloth->collider_count,
+                                          cloth->skin.block != NULL);
     if (bytes > (uint64_t)SIZE_MAX) {
         return CLOTH_ERR_UNSUPPORTED;
     }
@@ -229,7 +243,8 @@ cloth_status cloth_save_state(const cloth_t *cloth, void *buf, size_t size)
     unsigned char *const start = buf;
     unsigned char *p = start;
     memcpy(p, magic, sizeof magic);
-    p = put_u32(p + sizeof magic, SNAPSHOT_VERSION);
+    const cloth_skin *skin = &cloth->skin;
+    p = put_u32(p + sizeof magic, skin->block != NULL ? SNAPSHOT_SKINNED : SNAPSHOT_VERSION);
     p = put_f32(p, cloth->auto_rate);
     p = put_u64(p, (uint64_t)need);
     p = put_u32(p, cloth->count);
@@ -264,6 +279,13 @@ cloth_status cloth_save_state(const cloth_t *cloth, void *buf, size_t size)
         p = put_u32(p, (uint32_t)c->kind); /* compared for equality only, on load */
         p = put_floats(p, f, COLLIDER_FLOATS);
     }
+    if (skin->block != NULL) {
+        p = put_u32(p, skin->moving ? SKIN_MOVING : 0u);
+        const float *planes[7] = {skin->tx, skin->ty, skin->tz, skin->sx, skin->sy, skin->sz, skin->dist};
+        for (int a = 0; a < 7; ++a) {
+            p = put_floats(p, planes[a], cloth->count);
+        }
+    }
     put_u64(p, fnv_bytes(FNV_OFFSET, start, need - TRAILER_BYTES));
     return CLOTH_OK;
 }
@@ -295,15 +317,20 @@ static bool check_frame(const unsigned char *b, size_t size, uint64_t *total)
     }
     const uint32_t version = get_u32(b + OFF_VERSION);
     if (version == 1u ? get_u32(b + OFF_AUTO_RATE) != 0u || get_u32(b + OFF_AUTO_LIMIT) != 0u
-                      : version != SNAPSHOT_VERSION || !cloth_auto_state_ok(get_f32(b + OFF_AUTO_RATE),
-                                                                              get_u32(b + OFF_AUTO_LIMIT) & 0xffu) ||
+                      : (version != SNAPSHOT_VERSION && version != SNAPSHOT_SKINNED) ||
+                            !cloth_auto_state_ok(get_f32(b + OFF_AUTO_RATE), get_u32(b + OFF_AUTO_LIMIT) & 0xffu) ||
                             (get_u32(b + OFF_AUTO_LIMIT) & ~(0xffu | AUTO_FUTILE)) != 0u) {
         return false;
     }
+    const uint32_t count = get_u32(b + OFF_COUNT), pins = get_u32(b + OFF_PINS);
+    const uint32_t colliders = get_u32(b + OFF_COLLIDERS);
+    const bool skinned = version == SNAPSHOT_SKINNED;
     const uint64_t t = get_u64(b + OFF_TOTAL);
-    if (t > (uint64_t)size ||
-        t != snapshot_bytes(get_u32(b + OFF_COUNT), get_u32(b + OFF_PINS), get_u32(b + OFF_COLLIDERS))) {
+    if (t > (uint64_t)size || t != snapshot_bytes(count, pins, colliders, skinned)) {
         return false;
+    }
+    if (skinned && (get_u32(b + skin_offset(count, pins, colliders)) & ~SKIN_MOVING) != 0u) {
+        return false; /* within t: the size above counts the word */
     }
     const size_t body = (size_t)t - TRAILER_BYTES;
     if (fnv_bytes(FNV_OFFSET, b, body) != get_u64(b + body)) {
@@ -380,6 +407,19 @@ static bool check_contents(const cloth_t *cloth, const unsigned char *b, unsigne
             }
         }
     }
+    if (get_u32(b + OFF_VERSION) == SNAPSHOT_SKINNED) {
+        /* finite targets; distances >= 0, +inf (free) included */
+        const unsigned char *skin = c + 4;
+        if (!floats_finite(skin, 6u * (size_t)n)) {
+            return false;
+        }
+        const unsigned char *dist = skin + 24u * (size_t)n;
+        for (uint32_t i = 0; i < n; ++i) {
+            if (!(get_f32(dist + 4u * i) >= 0.0f)) {
+                return false;
+            }
+        }
+    }
     return true;
 }
 
@@ -417,6 +457,18 @@ static void commit(cloth_t *cloth, const unsigned char *b)
         float f[COLLIDER_FLOATS];
         read_floats(p + 8, f, COLLIDER_FLOATS);
         set_collider_floats(&cloth->colliders[k], f);
+    }
+    cloth_skin *skin = &cloth->skin;
+    if (get_u32(b + OFF_VERSION) == SNAPSHOT_SKINNED) {
+        skin->moving = (get_u32(p) & SKIN_MOVING) != 0u; /* its block: reserved by the caller */
+        p += 4;
+        float *planes[7] = {skin->tx, skin->ty, skin->tz, skin->sx, skin->sy, skin->sz, skin->dist};
+        for (int a = 0; a < 7; ++a, p += 4u * (size_t)n) {
+            read_floats(p, planes[a], n);
+        }
+        cloth_skin_recount(cloth);
+    } else {
+        cloth_skin_free(cloth); /* a cloth that had none when it saved */
     }
     cloth->time = get_f64(b + OFF_TIME);
     if (get_u32(b + OFF_VERSION) == 1u) {
@@ -463,6 +515,9 @@ cloth_status cloth_load_state(cloth_t *cloth, const void *buf, size_t size)
     cloth_status s = cloth_pins_reserve(cloth, pins);
     if (s == CLOTH_OK) {
         s = cloth_tethers_reserve(cloth, pins);
+    }
+    if (s == CLOTH_OK && get_u32(b + OFF_VERSION) == SNAPSHOT_SKINNED) {
+        s = cloth_skin_reserve(cloth); /* last: on its own, a new block changes nothing the cloth does */
     }
     if (s != CLOTH_OK) {
         return s;

@@ -21,6 +21,7 @@
 #include "curvature.h"
 #include "forces.h"
 #include "pins.h"
+#include "skin.h"
 #include "springs.h"
 
 #include "integrators/facts.h"
@@ -123,6 +124,7 @@ static void constrain_range(uint32_t begin, uint32_t end, uint32_t worker, void 
     constrain_pass *pass = ctx;
     uint32_t first, last;
     cloth_item_particles(begin, end, pass->cloth->count, CONSTRAIN_ITEM, &first, &last);
+    cloth_skin_project_range(pass->cloth, first, last);
     if (pass->tethers) {
         cloth_tethers_apply_range(pass->cloth, first, last);
     }
@@ -130,17 +132,18 @@ static void constrain_range(uint32_t begin, uint32_t end, uint32_t worker, void 
     pass->contacts[worker % CLOTH_MAX_THREADS] += cloth_colliders_apply_range(pass->cloth, first, last);
 }
 
-/* Tethers (unless `collide_only`), then colliders, on every free particle.
- * A particle reads only itself, the pins and the colliders here, so ranges
- * run in parallel and doing both stages per range is the same as doing them
- * one after the other over all particles. Returns the contacts. */
+/* Max distances (skin.c), tethers (unless `collide_only`), then colliders,
+ * on every free particle. A particle reads only itself, its target, the
+ * pins and the colliders here, so ranges run in parallel and doing the
+ * stages per range is the same as doing them one after the other over all
+ * particles. Returns the contacts. */
 static uint32_t constrain(cloth_t *cloth, bool collide_only)
 {
     constrain_pass pass;
     memset(&pass, 0, sizeof pass);
     pass.cloth = cloth;
     pass.tethers = !collide_only && cloth_tethers_prepare(cloth);
-    if (pass.tethers || cloth->collider_count > 0u) {
+    if (pass.tethers || cloth->collider_count > 0u || cloth->skin.bounded > 0u) {
         const uint32_t items = (cloth->count + CONSTRAIN_ITEM - 1u) / CONSTRAIN_ITEM;
         cloth_parallel_for_uneven(cloth, constrain_range, items, CLOTH_PARTICLES_PER_RANGE / CONSTRAIN_ITEM, &pass);
     }
@@ -213,6 +216,7 @@ static cloth_status substep(cloth_t *cloth, cloth_step_view *view, uint32_t s, f
         cloth_bending_project(cloth, view->h);
     }
     cloth_pins_apply(cloth, s + 1u, view->substeps, dt);
+    cloth->skin.t = (float)(s + 1u) / (float)view->substeps;
     const bool tethers = cloth->tether_schedule == CLOTH_TETHERS_EVERY_SUBSTEP || s + 1u == view->substeps;
     cloth->monitor.contacts = constrain(cloth, !tethers); /* cloth_get_stats() reports the last substep's */
     if (vt->finish != NULL) {
@@ -311,12 +315,14 @@ static cloth_status run_substeps(cloth_t *cloth, float dt, uint32_t n)
     /* friction takes back the slide it cancels with this (facts.h) */
     cloth->friction_lag = cloth_integrator_facts_of(cloth->integrator)->friction_lag * view.h;
     cloth_pins_begin_step(cloth);
+    cloth->skin.dt = dt;
     cloth_status st = CLOTH_OK;
     for (uint32_t s = 0; s < n && st == CLOTH_OK; ++s) {
         st = substep(cloth, &view, s, dt);
         cloth->time = time_before + (double)dt * (double)(s + 1u) / (double)n;
     }
     cloth->step_strain = 0.0f;
+    cloth->skin.t = 1.0f; /* the limit's passes act on the step's end */
     if (st == CLOTH_OK) {
         limit_stage(cloth, dt);
     }
@@ -384,6 +390,7 @@ cloth_status cloth_step(cloth_t *cloth, float dt)
         cloth->time = time_before;
     } else {
         cloth_auto_adapt(cloth);
+        cloth_skin_end_step(cloth);
     }
     cloth->busy = false;
     cloth_monitor_end_step(cloth, st, wall_start);

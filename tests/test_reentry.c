@@ -131,6 +131,8 @@ static void call_every_mutator(probe *p)
     memset(buf, 0, sizeof buf);
     BUSY(p, cloth_set_positions(c, buf, 0u));
     BUSY(p, cloth_set_velocities(c, buf, 0u));
+    BUSY(p, cloth_set_skin_targets(c, buf, 0u));
+    BUSY(p, cloth_set_max_distances(c, buf, 0u));
     memset(snap, 0, sizeof snap);
     BUSY(p, cloth_load_state(c, snap, sizeof snap));
     cloth_destroy(c); /* ignored inside a step: ASan sees it if it is not */

@@ -214,6 +214,9 @@ const C = {
   setVelocities: lib.func('int cloth_set_velocities(cloth_t *cloth, const float *src, size_t stride_bytes)'),
   pin: lib.func('int cloth_pin(cloth_t *cloth, uint32_t index, const float *target)'),
   unpin: lib.func('int cloth_unpin(cloth_t *cloth, uint32_t index)'),
+  // skin.h
+  setSkinTargets: lib.func('int cloth_set_skin_targets(cloth_t *cloth, const float *positions, size_t stride_bytes)'),
+  setMaxDistances: lib.func('int cloth_set_max_distances(cloth_t *cloth, const float *distances, size_t stride_bytes)'),
   // mesh.h
   meshDescInit: lib.func('void cloth_mesh_desc_init(_Out_ uint8_t *desc)'),
   createMesh: lib.func('int cloth_create_mesh(const uint8_t *desc, _Out_ cloth_t **out)'),
@@ -1113,6 +1116,20 @@ class Cloth {
 
   unpin(index) {
     check(C.unpin(this.handle, index), 'cloth_unpin');
+  }
+
+  // Where the animation puts every particle at the end of the next step
+  // (3n numbers or [x, y, z] triples, m): skin.h's skin targets.
+  setSkinTargets(values) {
+    check(C.setSkinTargets(this.handle, vec3Array(values, this.count, 'skin targets'), 0), 'cloth_set_skin_targets');
+  }
+
+  // How far (m) each particle may move from its skin target: 0 pins it,
+  // Infinity frees it (every particle's until set).
+  setMaxDistances(values) {
+    const d = values instanceof Float32Array ? values : Float32Array.from(values);
+    if (d.length !== this.count) throw new RangeError(`max distances: expected ${this.count} numbers, got ${d.length}`);
+    check(C.setMaxDistances(this.handle, d, 0), 'cloth_set_max_distances');
   }
 
   _add(name, fn, args) {

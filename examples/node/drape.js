@@ -113,9 +113,35 @@ function main(argv) {
       console.error('error: the cloth ended inside a collider');
       return 1;
     }
-    return 0;
+    return worn() ? 0 : 1;
   } finally {
     cloth.destroy();
+  }
+}
+
+// Skinned attachment (skin.h) through the binding: a small cloth whose
+// particles may each move 5 cm from their targets falls 5 cm and stops;
+// then its first particle, at max distance 0, follows its target up.
+function worn() {
+  const c = clothsim.Cloth.grid(4, 4, { spacing: 0.1 });
+  try {
+    const start = c.positions();
+    c.setMaxDistances(new Array(c.count).fill(0.05));
+    for (let f = 0; f < 60; f++) c.step(DT);
+    const fell = start[1] - c.positions()[1];
+    const targets = Float32Array.from(start, (v, i) => (i % 3 === 1 ? v + 0.2 : v));
+    c.setSkinTargets(targets);
+    c.setMaxDistances([0, ...new Array(c.count - 1).fill(Infinity)]);
+    for (let f = 0; f < 3; f++) c.step(DT);
+    const held = c.positions()[1] === targets[1];
+    console.log(`worn: fell ${fell.toFixed(4)} m within 0.05 m spheres; a zero distance ${held ? 'holds' : 'misses'} its target`);
+    if (Math.abs(fell - 0.05) > 1e-4 || !held) {
+      console.error('error: skin targets or max distances did not hold');
+      return false;
+    }
+    return true;
+  } finally {
+    c.destroy();
   }
 }
 

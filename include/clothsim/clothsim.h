@@ -18,6 +18,7 @@
 #include "constraints.h"
 #include "smooth.h"
 #include "threads.h"
+#include "skin.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -24,6 +24,8 @@ extern "C" {
  * - every collider's motion: the pose it started the last step from, the
  *   pose it is heading for (cloth_set_collider_transform()), where it stands
  *   now, and its rotation matrix and linear and angular velocity;
+ * - the skin (skin.h), once set: every particle's skin target, where that
+ *   target was at the start of the step, and its max distance;
  * - the simulated time.
  *
  * **What it does not hold** (the host's configuration, which the host
@@ -41,13 +43,14 @@ extern "C" {
  * having saved, with every built-in integrator (their scratch memory holds
  * nothing from one substep to the next).
  *
- * **Format** (version 2), every field little-endian whatever the machine,
- * floats as their IEEE-754 bits, written byte by byte:
+ * **Format** (version 2; version 3 for a cloth with a skin), every field
+ * little-endian whatever the machine, floats as their IEEE-754 bits,
+ * written byte by byte:
  *
  * | bytes | field |
  * |---|---|
  * | 8 | magic `CLTHSNAP` |
- * | 4 + 4 | format version (2), the automatic substep rate (a float, substeps a second) |
+ * | 4 + 4 | format version (2, or 3 with the skin), the automatic substep rate (a float, substeps a second) |
  * | 8 | total size in bytes, checksum included |
  * | 4 x 5 | particle count, grid rows, grid columns, triangle count, spring count |
  * | 4 + 4 + 4 | pin count, collider count, the automatic limit: its last pass count (low byte) and, in bit 8, whether running steps again was found futile |
@@ -55,9 +58,15 @@ extern "C" {
  * | 28 per particle | x, y, z, vx, vy, vz, inverse mass: each an array over the particles |
  * | 32 per pin | particle index, target xyz, start xyz, inverse mass when released |
  * | 152 per collider | id, kind, then from, to, at (position xyz, quaternion xyzw), rotation matrix (9), velocity, angular velocity |
+ * | version 3 only: 4 | the skin's word: bit 0 set while targets given since the last step still have to become its start |
+ * | version 3 only: 28 per particle | skin target xyz, its start xyz, max distance (+inf: free): each an array over the particles |
  * | 8 | 64-bit FNV-1a hash of every byte before it |
  *
- * so a snapshot is `72 + 28 particles + 32 pins + 152 colliders` bytes.
+ * so a snapshot is `72 + 28 particles + 32 pins + 152 colliders` bytes,
+ * and `4 + 28 particles` more for a cloth with a skin. Loading a version 2
+ * snapshot into a cloth with a skin removes the skin (the cloth that saved
+ * had none); loading a version 3 one gives the cloth the snapshot's skin,
+ * allocating it if the cloth has none.
  * Version 1 (0.2) had 0 in the two automatic words; such a snapshot still
  * loads, and the cloth's automatic settings start over as a new cloth's.
  * FNV-1a changes whenever any single byte changes, so a snapshot with one
@@ -102,11 +111,13 @@ CLOTH_API cloth_status cloth_save_state(const cloth_t *cloth, void *buf, size_t 
  *         set (foreign); or contents no cloth could have (a non-finite
  *         value, a negative inverse mass or time, a pin index out of range
  *         or repeated, a pinned particle whose inverse mass is not 0, a
- *         quaternion that is not of unit length);
+ *         quaternion that is not of unit length, a max distance that is
+ *         negative or NaN, unknown bits in the skin's word);
  *         ::CLOTH_ERR_OUT_OF_MEMORY if the pin table cannot grow to the
  *         snapshot's pins, the tether table those pins need cannot be
- *         allocated (cloth_set_tethers()), or the scratch to check them
- *         cannot be allocated.
+ *         allocated (cloth_set_tethers()), the scratch to check them
+ *         cannot be allocated, or a version 3 snapshot's skin cannot be
+ *         allocated in a cloth that has none.
  */
 CLOTH_API cloth_status cloth_load_state(cloth_t *cloth, const void *buf, size_t size);
 

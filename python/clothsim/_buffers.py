@@ -21,6 +21,7 @@ __all__ = [
     "index_target",
     "read_triangles",
     "write_vec3",
+    "write_floats",
     "vec3",
     "floats",
     "fill_vec3",
@@ -151,6 +152,18 @@ def write_vec3(values, count, what):
         buf[3 * i + 1] = y
         buf[3 * i + 2] = z
     return buf, 0, buf
+
+
+def write_floats(values, count, what):
+    """(pointer, keepalive) for `count` packed floats read from `values`
+    (one per particle: a numpy array or any sequence of numbers)."""
+    if np is not None:
+        array = np.ascontiguousarray(values, dtype=np.float32)
+        if array.shape != (count,):
+            raise ValueError("%s: expected %d numbers, got shape %s" % (what, count, array.shape))
+        return array.ctypes.data_as(c_float_p), array
+    buf = floats(values, count, what)
+    return buf, buf
 
 
 def floats(values, n, what):

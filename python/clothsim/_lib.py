@@ -435,6 +435,9 @@ SIGNATURES = {
     "cloth_set_velocities": (c_status, [c_cloth_p, c_float_p, _SZ]),
     # pins
     "cloth_pin": (c_status, [c_cloth_p, _U32, c_float_p]),
+    # skin.h
+    "cloth_set_skin_targets": (c_status, [c_cloth_p, c_float_p, _SZ]),
+    "cloth_set_max_distances": (c_status, [c_cloth_p, c_float_p, _SZ]),
     "cloth_unpin": (c_status, [c_cloth_p, _U32]),
     # colliders
     "cloth_add_sphere": (c_status, [c_cloth_p, c_float_p, _F, c_uint32_p]),

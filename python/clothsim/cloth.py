@@ -593,6 +593,25 @@ class Cloth:
         i = _u32(index, "cloth_unpin", Status.ERR_OUT_OF_RANGE)
         check(lib().cloth_unpin(handle, i), "cloth_unpin")
 
+    def set_skin_targets(self, positions):
+        """Where the animation puts every particle at the end of the next
+        step (n xyz triples, m): the skin targets of skin.h. A particle of
+        max distance 0 is pinned to its target; the targets move in a
+        straight line over the step. Allocates on the first call."""
+        handle = self._live()
+        ptr, stride, keep = _buffers.write_vec3(positions, self._count, "set_skin_targets")
+        check(lib().cloth_set_skin_targets(handle, ptr, stride), "cloth_set_skin_targets")
+        del keep
+
+    def set_max_distances(self, distances):
+        """How far (m) each particle may move from its skin target, n
+        numbers: 0 pins it to the target, ``math.inf`` (every particle's
+        until set) frees it. Allocates on the first call."""
+        handle = self._live()
+        ptr, keep = _buffers.write_floats(distances, self._count, "set_max_distances")
+        check(lib().cloth_set_max_distances(handle, ptr, 0), "cloth_set_max_distances")
+        del keep
+
     # --- colliders -----------------------------------------------------------
 
     def _add(self, function, args, friction, thickness):

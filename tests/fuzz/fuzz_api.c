@@ -71,8 +71,8 @@
 #define FZ_MAX_OPS 60u
 /* particles x substeps x (iterations, for the position-based integrators) */
 #define FZ_BUDGET 40000.0
-/* a snapshot of the largest cloth with every particle pinned */
-#define FZ_SNAP_BYTES 400000u
+/* a snapshot of the largest cloth with every particle pinned and skinned */
+#define FZ_SNAP_BYTES 600000u
 
 /* FUZZ_API_TRACE=1 in the environment (replay program): print every call. */
 static int g_trace;
@@ -904,7 +904,7 @@ static cloth_status setup_mesh(fz_world *w, fz *f)
     X(READBACK) X(TRIANGLES) X(SET_POSITIONS) X(SET_VELOCITIES) X(SNAPSHOT_ROUNDTRIP)              \
     X(SNAPSHOT_CORRUPT) X(SNAPSHOT_FOREIGN) X(STATS) X(WATCHDOG) X(TETHERS) X(BENDING)             \
     X(PBD_PARAMS) X(SPRINGS) X(NULLS) X(STRAIN_LIMIT) X(TETHER_SCHEDULE) X(LEVEL_SWEEPS)            \
-    X(CALLBACK) X(TASK_HOOKS) X(PIN_ALL) X(SMOOTH)
+    X(CALLBACK) X(TASK_HOOKS) X(PIN_ALL) X(SMOOTH) X(SKIN_TARGETS) X(MAX_DISTANCES)
 #define FZ_OP_ENUM(name) OP_##name,
 #define FZ_OP_NAME(name) #name,
 enum op { FZ_OPS(FZ_OP_ENUM) OP_COUNT };
@@ -1049,8 +1049,11 @@ static void op_snapshot_roundtrip(fz_world *w, fz *f)
     FZ_REQUIRE(again == size && memcmp(saved, w->snap_b, size) == 0);
 }
 
-static void op_set_vectors(fz_world *w, fz *f, bool positions)
+typedef enum { SET_POSITIONS, SET_VELOCITIES, SET_SKIN_TARGETS } fz_vectors;
+
+static void op_set_vectors(fz_world *w, fz *f, fz_vectors what)
 {
+    const bool positions = what != SET_VELOCITIES;
     const size_t stride = fz_stride(f);
     const size_t sb = stride_valid(stride) ? stride_bytes_of(stride) : 12u;
     float base[3];
@@ -1078,7 +1081,24 @@ static void op_set_vectors(fz_world *w, fz *f, bool positions)
         memcpy(w->buf_a + at + component, &bad, sizeof bad);
     }
     const float *src = (const float *)(void *)w->buf_a;
+    if (what == SET_SKIN_TARGETS) {
+        FZ_CALL(w, cloth_set_skin_targets(w->cloth, src, stride));
+        return;
+    }
     FZ_CALL(w, positions ? cloth_set_positions(w->cloth, src, stride) : cloth_set_velocities(w->cloth, src, stride));
+}
+
+/* Max distances from one fuzzed value: every third particle at 0 (a pin)
+ * or the value scaled per particle, packed or with an odd stride. */
+static void op_max_distances(fz_world *w, fz *f)
+{
+    const float d = fz_float(f);
+    const uint8_t mode = fz_u8(f);
+    float *buf = (float *)(void *)w->buf_a;
+    for (uint32_t i = 0; i < w->count; ++i) {
+        buf[i] = (mode & 1u) && i % 3u == 0u ? 0.0f : (mode & 2u) ? d * (float)(i % 4u) : d;
+    }
+    FZ_CALL(w, cloth_set_max_distances(w->cloth, buf, (mode & 4u) ? 6u : 0u));
 }
 
 /* Every particle pinned, one call each, each to its own target; a step
@@ -1317,8 +1337,10 @@ static void run_op(fz_world *w, fz *f, uint8_t op)
         }
         break;
     }
-    case OP_SET_POSITIONS: op_set_vectors(w, f, true); break;
-    case OP_SET_VELOCITIES: op_set_vectors(w, f, false); break;
+    case OP_SET_POSITIONS: op_set_vectors(w, f, SET_POSITIONS); break;
+    case OP_SET_VELOCITIES: op_set_vectors(w, f, SET_VELOCITIES); break;
+    case OP_SKIN_TARGETS: op_set_vectors(w, f, SET_SKIN_TARGETS); break;
+    case OP_MAX_DISTANCES: op_max_distances(w, f); break;
     case OP_SNAPSHOT_ROUNDTRIP: op_snapshot_roundtrip(w, f); break;
     case OP_SNAPSHOT_CORRUPT: op_snapshot_corrupt(w, f); break;
     case OP_SNAPSHOT_FOREIGN: op_snapshot_foreign(w, f); break;

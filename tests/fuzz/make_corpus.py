@@ -324,6 +324,14 @@ seed("smooth_stride_wraps", grid(5, 5) + b"".join(op("SMOOTH", u8(2), stride(x),
                                                   op("SMOOTH", u8(2), stride(0), stride(x), u8(1, 1, 1))
                                                   for x in STRIDES[-7:]))
 seed("smooth_mesh", mesh(5, 5) + op("SMOOTH", u8(2), stride(0), stride(0), u8(0, 0, 0)))
+# skinned attachment: targets moved (one NaN), distances with pins, a snapshot
+# of the skin, the big grid's parallel pass, then every particle freed
+seed("skin", grid(8, 8) + op("SKIN_TARGETS", stride(16), vec(0.1, 0, 0), u8(1)) +
+     op("MAX_DISTANCES", f(0.05), u8(3)) + FRAMES + op("SKIN_TARGETS", stride(0), vec(0, 0, 0), u8(2), f("nan"), u8(3),
+                                                       u8(1)) +
+     op("SNAPSHOT_ROUNDTRIP", u8(1)) + op("MAX_DISTANCES", f("inf"), u8(0)) + FRAMES)
+seed("skin_big", grid(BIG, BIG) + op("MAX_DISTANCES", f(0.01), u8(2)) + op("TASK_HOOKS", u8(0), u8(0)) + FRAMES +
+     op("MAX_DISTANCES", f(-1), u8(5)) + op("SNAPSHOT_CORRUPT", u8(3), u8(9)))
 seed("readback_misaligned", grid(6, 6) + FRAMES + b"".join(op("READBACK", stride(x), u8(k))
                                                            for x in (0, 16, 28) for k in (1, 2, 3)))
 

@@ -16,6 +16,7 @@ import ctypes
 import gc
 import math
 import os
+import struct
 import subprocess
 import sys
 import unittest
@@ -485,6 +486,33 @@ class TestPins(unittest.TestCase, StatusAssertions):
             for _ in range(30):
                 c.step(1 / 60)
             self.assertLess(rows_of(c.positions())[0][1], -0.5)
+
+
+class TestSkin(unittest.TestCase, StatusAssertions):
+    def test_targets_and_max_distances(self):
+        with clothsim.Cloth.grid(4, 4, spacing=0.1) as c:
+            start = rows_of(c.positions())
+            n = len(start)
+            # every particle within 0.05 m of where it is: it falls that far and stops
+            c.set_max_distances([0.05] * n)
+            for _ in range(60):
+                c.step(1 / 60)
+            for got, was in zip(rows_of(c.positions()), start):
+                self.assertAlmostEqual(got[1], was[1] - 0.05, places=5)
+            # distance 0 pins particle 0 to its target, which moves 0.2 m up
+            targets = [(x, y + 0.2, z) for (x, y, z) in start]
+            c.set_skin_targets(targets)
+            c.set_max_distances([0.0] + [math.inf] * (n - 1))
+            for _ in range(3):
+                c.step(1 / 60)
+            as_f32 = tuple(struct.unpack("f", struct.pack("f", v))[0] for v in targets[0])
+            self.assertEqual(rows_of(c.positions())[0], as_f32)  # on its target, bit for bit
+            invalid = Status.ERR_INVALID_ARGUMENT
+            self.assertStatus(invalid, c.set_max_distances, [-1.0] * n)
+            self.assertStatus(invalid, c.set_max_distances, [math.nan] * n)
+            self.assertStatus(invalid, c.set_skin_targets, [(math.inf, 0.0, 0.0)] * n)
+            with self.assertRaises(ValueError):
+                c.set_max_distances([0.0] * (n - 1))
 
 
 class TestColliders(unittest.TestCase, StatusAssertions):

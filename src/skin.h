@@ -1,0 +1,24 @@
+/*
+ * Skinned attachment (skin.c; the API in include/clothsim/skin.h): each
+ * particle's target at the start and end of the step and its max distance.
+ */
+#ifndef CLOTHSIM_SRC_SKIN_H
+#define CLOTHSIM_SRC_SKIN_H
+
+#include "cloth_internal.h"
+
+/* Keep the free particles of [first, last) with a positive finite max
+ * distance within it of their targets at fraction `t` of the step
+ * (cloth->skin.t, set by step.c). Reads and writes only those particles. */
+void cloth_skin_project_range(cloth_t *cloth, uint32_t first, uint32_t last);
+/* After a step that returned CLOTH_OK: the next one starts where the
+ * targets were at its end. */
+void cloth_skin_end_step(cloth_t *cloth);
+void cloth_skin_free(cloth_t *cloth);
+/* The block, made if the cloth has none: targets and starts where the
+ * particles are, every distance +inf. OUT_OF_MEMORY changes nothing. */
+cloth_status cloth_skin_reserve(cloth_t *cloth);
+/* bounded, again from the distances (after a snapshot wrote them). */
+void cloth_skin_recount(cloth_t *cloth);
+
+#endif /* CLOTHSIM_SRC_SKIN_H */
