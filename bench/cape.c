@@ -4,8 +4,8 @@
  * hanging in the plane z = -0.15 with its top row pinned; the fast setup
  * (XPBD 6 substeps x 1 iteration, tethers 1.03 in the last substep, the
  * strain limit 0.05 with 2 passes); and capsules (radius 0.06 m), spheres
- * (0.08 m), cylinders (0.06 m) and ellipsoids (0.1 x 0.16 x 0.07 m, turned
- * 30 degrees) placed along it so that each presses into the cape, friction
+ * (0.08 m), cylinders (0.06 m), ellipsoids (0.1 x 0.16 x 0.07 m, turned
+ * 30 degrees) and tapered capsules (0.07 m to 0.04 m) placed along it so that each presses into the cape, friction
  * 0.3. dt = 1/60 s; 120 steps to settle, then `runs`
  * timed runs of `steps` steps.
  *
@@ -14,7 +14,8 @@
  * the library chose.
  *
  * Usage: cape [--rows 24] [--capsules 0] [--spheres 0] [--cylinders 0]
- *             [--ellipsoids 0] [--defaults] [--runs 5] [--steps 600]
+ *             [--ellipsoids 0] [--tapered 0] [--defaults] [--runs 5]
+ *             [--steps 600]
  *
  * Prints one JSON line: the median and best time a step (wall clock, one
  * thread), the contacts of the last substep, and over 60 more steps the
@@ -33,7 +34,7 @@
 #include <string.h>
 
 typedef struct cape_config {
-    uint32_t rows, capsules, spheres, cylinders, ellipsoids, runs, steps;
+    uint32_t rows, capsules, spheres, cylinders, ellipsoids, tapered, runs, steps;
     bool defaults; /* nothing set but the pins and the body */
 } cape_config;
 
@@ -61,6 +62,14 @@ static cloth_status add_body(cloth_t *c, const cape_config *cf)
         const float a[3] = {-0.4f + 0.05f * (float)k, 1.5f - 0.03f * (float)k, -0.10f};
         const float b[3] = {a[0] + 0.05f, a[1] - 0.4f, -0.09f};
         s = cloth_add_cylinder(c, a, b, 0.06f, &id);
+        if (s == CLOTH_OK) {
+            s = cloth_set_collider_friction(c, id, 0.3f);
+        }
+    }
+    for (uint32_t k = 0; k < cf->tapered && s == CLOTH_OK; ++k) {
+        const float a[3] = {-0.4f + 0.05f * (float)k, 1.5f - 0.03f * (float)k, -0.10f};
+        const float b[3] = {a[0] + 0.05f, a[1] - 0.4f, -0.09f};
+        s = cloth_add_tapered_capsule(c, a, b, 0.07f, 0.04f, &id);
         if (s == CLOTH_OK) {
             s = cloth_set_collider_friction(c, id, 0.3f);
         }
@@ -144,7 +153,7 @@ static uint32_t option(int argc, char **argv, int *a)
 
 int main(int argc, char **argv)
 {
-    cape_config cf = {24u, 0u, 0u, 0u, 0u, 5u, 600u, false};
+    cape_config cf = {24u, 0u, 0u, 0u, 0u, 0u, 5u, 600u, false};
     for (int a = 1; a < argc; ++a) {
         if (strcmp(argv[a], "--rows") == 0) {
             cf.rows = option(argc, argv, &a);
@@ -154,6 +163,8 @@ int main(int argc, char **argv)
             cf.spheres = option(argc, argv, &a);
         } else if (strcmp(argv[a], "--cylinders") == 0) {
             cf.cylinders = option(argc, argv, &a);
+        } else if (strcmp(argv[a], "--tapered") == 0) {
+            cf.tapered = option(argc, argv, &a);
         } else if (strcmp(argv[a], "--ellipsoids") == 0) {
             cf.ellipsoids = option(argc, argv, &a);
         } else if (strcmp(argv[a], "--defaults") == 0) {
@@ -209,9 +220,10 @@ int main(int argc, char **argv)
     }
     qsort(us, cf.runs, sizeof us[0], compare_doubles);
     printf("{\"bench\":\"cape\",\"setup\":\"%s\",\"rows\":%u,\"capsules\":%u,\"spheres\":%u,\"cylinders\":%u,"
-           "\"ellipsoids\":%u,\"runs\":%u,\"steps\":%u,\"us_per_step\":%.2f,\"best_us_per_step\":%.2f,\"contacts\":%u,"
+           "\"ellipsoids\":%u,\"tapered\":%u,\"runs\":%u,\"steps\":%u,\"us_per_step\":%.2f,\"best_us_per_step\":%.2f,\"contacts\":%u,"
            "\"max_strain\":%.4f,\"substeps\":%.2f,\"limit_passes\":%.2f}\n",
-           cf.defaults ? "defaults" : "fast", cf.rows, cf.capsules, cf.spheres, cf.cylinders, cf.ellipsoids, cf.runs,
+           cf.defaults ? "defaults" : "fast", cf.rows, cf.capsules, cf.spheres, cf.cylinders, cf.ellipsoids, cf.tapered,
+           cf.runs,
            cf.steps, us[cf.runs / 2u], us[0], st.contacts, (double)worst, substeps, passes);
     cloth_destroy(c);
     return 0;

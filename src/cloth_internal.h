@@ -60,7 +60,8 @@ typedef enum cloth_collider_kind {
     CLOTH_COLLIDER_ELLIPSOID,
     CLOTH_COLLIDER_CAPSULE,
     CLOTH_COLLIDER_CYLINDER,
-    CLOTH_COLLIDER_TORUS
+    CLOTH_COLLIDER_TORUS,
+    CLOTH_COLLIDER_TAPERED_CAPSULE
 } cloth_collider_kind;
 
 /* Where a collider's frame stands: origin (m), orientation (unit quaternion xyzw). */

@@ -20,4 +20,6 @@ static const uint64_t k_golden[] = {
     0xceda52ca06b3e7a1ull, /* body shapes 12x70 */
     0xf353c55b63a925d8ull, /* ellipsoids 30x30 */
     0x73f335da47b90d98ull, /* ellipsoids 12x70 */
+    0x91b2e39b34da7b34ull, /* limbs 30x30 */
+    0xe975f4eb173386ceull, /* limbs 12x70 */
 };

@@ -26,14 +26,14 @@
 /* The test's own geometry                                                   */
 /* ------------------------------------------------------------------------- */
 
-typedef enum { SPHERE, PLANE, ELLIPSOID, CAPSULE, CYLINDER, TORUS } shape_kind;
+typedef enum { SPHERE, PLANE, ELLIPSOID, CAPSULE, CYLINDER, TORUS, TAPERED } shape_kind;
 
 typedef struct shape {
     const char *name;
     shape_kind kind;
     double c[3];    /* centre, plane point, first end */
-    double r[3];    /* radius; ellipsoid semi-axes; torus major, minor */
-    double axis[3]; /* plane unit normal; capsule/cylinder second end - first; torus unit axis */
+    double r[3];    /* radius; ellipsoid semi-axes; torus major, minor; tapered capsule's at each end */
+    double axis[3]; /* plane unit normal; capsule/cylinder/tapered second end - first; torus unit axis */
     double q[4];    /* ellipsoid orientation, xyzw */
     double thickness, friction;
 } shape;
@@ -160,6 +160,24 @@ static double signed_distance(const shape *s, const double p[3])
         double rho = sqrt(fmax(dot3(d, d) - h * h, 0));
         return sqrt((rho - s->r[0]) * (rho - s->r[0]) + h * h) - s->r[1];
     }
+    case TAPERED: {
+        /* the round cone's exact distance (Quilez), in the plane of the
+         * axis and the point: the first ball, the second or the side */
+        const double len = sqrt(dot3(s->axis, s->axis)), ra = s->r[0], rb = s->r[1];
+        if (len <= fabs(ra - rb)) {
+            const double db[3] = {d[0] - s->axis[0], d[1] - s->axis[1], d[2] - s->axis[2]};
+            return ra >= rb ? sqrt(dot3(d, d)) - ra : sqrt(dot3(db, db)) - rb;
+        }
+        const double h = dot3(d, s->axis) / len, rho = sqrt(fmax(dot3(d, d) - h * h, 0));
+        const double sn = (ra - rb) / len, cs = sqrt(1 - sn * sn), along = h * cs - rho * sn;
+        if (along < 0) {
+            return sqrt(h * h + rho * rho) - ra;
+        }
+        if (along > len * cs) {
+            return sqrt((h - len) * (h - len) + rho * rho) - rb;
+        }
+        return h * sn + rho * cs - ra;
+    }
     }
     return 0;
 }
@@ -197,6 +215,9 @@ static cloth_status add_shape(cloth_t *c, const shape *s, cloth_collider_id *id)
         break;
     case TORUS:
         st = cloth_add_torus(c, c3, a3, r3[0], r3[1], id);
+        break;
+    case TAPERED:
+        st = cloth_add_tapered_capsule(c, c3, b3, r3[0], r3[1], id);
         break;
     }
     if (st == CLOTH_OK) {
@@ -263,6 +284,8 @@ static double body_top(const shape *s)
         return s->c[1] + fmax(0, s->axis[1]) + s->thickness;
     case TORUS:
         return s->c[1] + s->r[1] + s->thickness;
+    case TAPERED: /* the hull of two balls: the higher ball's top */
+        return fmax(s->c[1] + s->r[0], s->c[1] + s->axis[1] + s->r[1]) + s->thickness;
     case PLANE:
         break;
     }
@@ -371,6 +394,11 @@ static void test_drops(void)
     shape capsule = {"capsule", CAPSULE, {-0.3, 0.4, 0}, {0.15, 0, 0}, {0.6, 0, 0}, {0, 0, 0, 1}, 0.02, 0.5};
     shape cylinder = {"cylinder (table)", CYLINDER, {0, 0, 0}, {0.35, 0, 0}, {0, 0.6, 0}, {0, 0, 0, 1}, 0.02, 0.5};
     shape torus = {"torus", TORUS, {0, 0.4, 0}, {0.35, 0.12, 0}, {0, 1, 0}, {0, 0, 0, 1}, 0.02, 0.5};
+    /* a thigh standing up (its thin end on top, under the middle), and a
+     * forearm lying tilted across the drop */
+    shape thigh = {"tapered (upright)", TAPERED, {0, 0.1, 0}, {0.3, 0.12, 0}, {0, 0.45, 0}, {0, 0, 0, 1}, 0.02, 0.5};
+    shape forearm = {"tapered (lying)", TAPERED, {-0.35, 0.3, -0.1}, {0.16, 0.07, 0}, {0.7, 0.12, 0.2},
+                     {0, 0, 0, 1}, 0.01, 0.5};
     axis_angle(rx, 35.0 * PI / 180.0, rotated.q);
     printf("drop over a body above a floor, %d steps at 60 Hz:\n", DROP_STEPS);
     drop_over(&sphere, REST_ON_APEX);
@@ -379,6 +407,8 @@ static void test_drops(void)
     drop_over(&capsule, REST_ON_APEX);
     drop_over(&cylinder, REST_ON_APEX);
     drop_over(&torus, REST_ON_RIM);
+    drop_over(&thigh, REST_ON_APEX);
+    drop_over(&forearm, REST_IN_CONTACT);
 }
 
 /* ------------------------------------------------------------------------- */

@@ -192,6 +192,35 @@ static void ellipsoids_frame(cloth_t *c, int f)
     CHECK_OK(cloth_set_collider_transform(c, disc, disc_at, disc_turn));
 }
 
+/* Limbs: tapered capsules (a thigh rising and turning, a forearm with its
+ * thin end up, and one whose larger ball holds the smaller), with friction
+ * and thickness, with the defaults. */
+static cloth_collider_id thigh, forearm, knuckle; /* of the cloth being run */
+
+static void limbs(cloth_t *c)
+{
+    const float ta[3] = {-0.3f, -0.2f, -0.35f}, tb[3] = {0.25f, -0.1f, -0.3f};
+    CHECK_OK(cloth_add_tapered_capsule(c, ta, tb, 0.12f, 0.06f, &thigh));
+    CHECK_OK(cloth_set_collider_friction(c, thigh, 0.4f));
+    CHECK_OK(cloth_set_collider_thickness(c, thigh, 0.01f));
+    const float fa[3] = {0.2f, -0.45f, 0.1f}, fb[3] = {0.25f, -0.1f, 0.15f};
+    CHECK_OK(cloth_add_tapered_capsule(c, fa, fb, 0.09f, 0.03f, &forearm));
+    CHECK_OK(cloth_set_collider_friction(c, forearm, 0.6f));
+    const float ka[3] = {-0.25f, -0.3f, 0.2f}, kb[3] = {-0.2f, -0.3f, 0.2f};
+    CHECK_OK(cloth_add_tapered_capsule(c, ka, kb, 0.03f, 0.12f, &knuckle));
+    CHECK_OK(cloth_set_collider_thickness(c, knuckle, 0.02f));
+    CHECK_OK(cloth_pin(c, 0u, NULL));
+}
+
+static void limbs_frame(cloth_t *c, int f)
+{
+    const float t = (float)f / 60.0f, h = 0.5f * t, s = sinf(h), co = cosf(h);
+    const float thigh_at[3] = {-0.3f, -0.2f + 0.5f * t, -0.35f}, thigh_turn[4] = {0.0f, 0.6f * s, 0.8f * s, co};
+    CHECK_OK(cloth_set_collider_transform(c, thigh, thigh_at, thigh_turn));
+    const float arm_at[3] = {0.2f, -0.45f + 0.6f * t, 0.1f}, arm_turn[4] = {sinf(0.4f * h), 0.0f, 0.0f, cosf(0.4f * h)};
+    CHECK_OK(cloth_set_collider_transform(c, forearm, arm_at, arm_turn));
+}
+
 /* The 0.2 settings (explicit integrators' closed forms) with a ball, at
  * the automatic substeps (the stability bound for explicit integrators). */
 static void plain(cloth_t *c)
@@ -224,6 +253,8 @@ static const scene k_scenes[] = {
     {"body shapes 12x70", body_shapes, -70, CLOTH_INTEGRATOR_XPBD, body_shapes_frame},
     {"ellipsoids 30x30", ellipsoids, 30, CLOTH_INTEGRATOR_XPBD, ellipsoids_frame},
     {"ellipsoids 12x70", ellipsoids, -70, CLOTH_INTEGRATOR_XPBD, ellipsoids_frame},
+    {"limbs 30x30", limbs, 30, CLOTH_INTEGRATOR_XPBD, limbs_frame},
+    {"limbs 12x70", limbs, -70, CLOTH_INTEGRATOR_XPBD, limbs_frame},
 };
 enum { SCENES = sizeof k_scenes / sizeof k_scenes[0] };
 

@@ -94,6 +94,7 @@ static void call_every_mutator(probe *p)
     BUSY(p, cloth_add_ellipsoid(c, v3, v3, q, &id));
     BUSY(p, cloth_add_plane(c, v3, axis, &id));
     BUSY(p, cloth_add_capsule(c, v3, axis, 0.1f, &id));
+    BUSY(p, cloth_add_tapered_capsule(c, v3, axis, 0.1f, 0.05f, &id));
     BUSY(p, cloth_add_cylinder(c, v3, axis, 0.1f, &id));
     BUSY(p, cloth_add_torus(c, v3, axis, 0.3f, 0.1f, &id));
     BUSY(p, cloth_remove_collider(c, 1u));

@@ -233,6 +233,9 @@ const C = {
   addCapsule: lib.func(
     'int cloth_add_capsule(cloth_t *cloth, const float *a, const float *b, float radius, _Out_ uint32_t *out)',
   ),
+  addTaperedCapsule: lib.func(
+    'int cloth_add_tapered_capsule(cloth_t *cloth, const float *a, const float *b, float radius_a, float radius_b, _Out_ uint32_t *out)',
+  ),
   addCylinder: lib.func(
     'int cloth_add_cylinder(cloth_t *cloth, const float *a, const float *b, float radius, _Out_ uint32_t *out)',
   ),
@@ -1153,6 +1156,11 @@ class Cloth {
 
   addCapsule(a, b, radius) {
     return this._add('cloth_add_capsule', C.addCapsule, [vec3(a, 'a'), vec3(b, 'b'), radius]);
+  }
+
+  // The hull of a ball of radiusA about a and one of radiusB about b: a limb.
+  addTaperedCapsule(a, b, radiusA, radiusB) {
+    return this._add('cloth_add_tapered_capsule', C.addTaperedCapsule, [vec3(a, 'a'), vec3(b, 'b'), radiusA, radiusB]);
   }
 
   addCylinder(a, b, radius) {

@@ -110,6 +110,21 @@ CLOTH_API cloth_status cloth_add_capsule(cloth_t *cloth, const float a[3], const
                                          cloth_collider_id *out);
 
 /**
+ * Add a tapered capsule: the convex hull of a ball of radius `radius_a`
+ * about `a` and one of radius `radius_b` about `b` (both > 0), that is two
+ * balls joined by the cone tangent to both: a limb thicker at one end (an
+ * upper arm, a thigh), as NvCloth's and Jolt's character colliders are
+ * built. Equal radii give cloth_add_capsule()'s shape; a ball that holds
+ * the other, or `a == b`, gives the larger ball. The reference point for
+ * transforms is `a`. Like every shape it takes a vector pass.
+ * @return ::CLOTH_ERR_INVALID_ARGUMENT for NULL pointers, non-finite values,
+ *         a radius that is not positive, or ends whose distance overflows;
+ *         ::CLOTH_ERR_OUT_OF_MEMORY if the table cannot grow.
+ */
+CLOTH_API cloth_status cloth_add_tapered_capsule(cloth_t *cloth, const float a[3], const float b[3], float radius_a,
+                                                 float radius_b, cloth_collider_id *out);
+
+/**
  * Add a finite cylinder with flat end caps: the solid within `radius` metres
  * (> 0) of the axis from `a` (centre of one cap) to `b` (centre of the other),
  * a round table or a post. Its rims are sharp; a thickness rounds them.

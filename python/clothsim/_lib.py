@@ -444,6 +444,7 @@ SIGNATURES = {
     "cloth_add_ellipsoid": (c_status, [c_cloth_p, c_float_p, c_float_p, c_float_p, c_uint32_p]),
     "cloth_add_plane": (c_status, [c_cloth_p, c_float_p, c_float_p, c_uint32_p]),
     "cloth_add_capsule": (c_status, [c_cloth_p, c_float_p, c_float_p, _F, c_uint32_p]),
+    "cloth_add_tapered_capsule": (c_status, [c_cloth_p, c_float_p, c_float_p, _F, _F, c_uint32_p]),
     "cloth_add_cylinder": (c_status, [c_cloth_p, c_float_p, c_float_p, _F, c_uint32_p]),
     "cloth_add_torus": (c_status, [c_cloth_p, c_float_p, c_float_p, _F, _F, c_uint32_p]),
     "cloth_set_collider_friction": (c_status, [c_cloth_p, _U32, _F]),

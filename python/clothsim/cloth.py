@@ -647,6 +647,12 @@ class Cloth:
         args = (_buffers.vec3(a, "a"), _buffers.vec3(b, "b"), radius)
         return self._add("cloth_add_capsule", args, friction, thickness)
 
+    def add_tapered_capsule(self, a, b, radius_a, radius_b, friction=None, thickness=None):
+        """The hull of a ball of `radius_a` about a and one of `radius_b`
+        about b: a limb thicker at one end."""
+        args = (_buffers.vec3(a, "a"), _buffers.vec3(b, "b"), radius_a, radius_b)
+        return self._add("cloth_add_tapered_capsule", args, friction, thickness)
+
     def add_cylinder(self, a, b, radius, friction=None, thickness=None):
         """A finite cylinder with flat caps centred on a and b."""
         args = (_buffers.vec3(a, "a"), _buffers.vec3(b, "b"), radius)

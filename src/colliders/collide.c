@@ -24,6 +24,8 @@ static cloth_shape_fn shape_of(cloth_collider_kind kind)
         return cloth_shape_cylinder;
     case CLOTH_COLLIDER_TORUS:
         return cloth_shape_torus;
+    case CLOTH_COLLIDER_TAPERED_CAPSULE:
+        return cloth_shape_tapered_capsule;
     }
     return cloth_shape_sphere; /* unreachable: kinds are set by the add functions */
 }
@@ -223,6 +225,8 @@ static float solid_radius(const cloth_collider *c)
         return fmaxf(c->size[0], fmaxf(c->size[1], c->size[2]));
     case CLOTH_COLLIDER_TORUS:
         return c->size[0] + c->size[1];
+    case CLOTH_COLLIDER_TAPERED_CAPSULE:
+        return fmaxf(c->size[0], c->size[1]);
     case CLOTH_COLLIDER_PLANE:
         break;
     }
@@ -242,7 +246,8 @@ static bool collider_box(const cloth_collider *c, float box[6])
         return false;
     }
     float b[3] = {c->at.p[0], c->at.p[1], c->at.p[2]};
-    if (c->kind == CLOTH_COLLIDER_CAPSULE || c->kind == CLOTH_COLLIDER_CYLINDER) {
+    if (c->kind == CLOTH_COLLIDER_CAPSULE || c->kind == CLOTH_COLLIDER_CYLINDER ||
+        c->kind == CLOTH_COLLIDER_TAPERED_CAPSULE) {
         for (int k = 0; k < 3; ++k) {
             b[k] += c->m[3 * k] * c->axis[0] + c->m[3 * k + 1] * c->axis[1] + c->m[3 * k + 2] * c->axis[2];
         }

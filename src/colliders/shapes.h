@@ -26,9 +26,11 @@ bool cloth_shape_ellipsoid(const cloth_collider *c, const float p[3], float out[
 bool cloth_shape_capsule(const cloth_collider *c, const float p[3], float out[3], float n[3]);
 bool cloth_shape_cylinder(const cloth_collider *c, const float p[3], float out[3], float n[3]);
 bool cloth_shape_torus(const cloth_collider *c, const float p[3], float out[3], float n[3]);
+bool cloth_shape_tapered_capsule(const cloth_collider *c, const float p[3], float out[3], float n[3]);
 
-/* ellipsoid.c: the collider's ellipsoid as its query takes it */
+/* ellipsoid.c, tapered_capsule.c: the collider as its query takes it */
 void cloth_ellipsoid_form_of(const cloth_collider *c, cloth_ellipsoid_form *e);
+void cloth_taper_form_of(const cloth_collider *c, cloth_taper_form *f);
 
 /* Particles per chunk of the collider pass (collide.c): a chunk whose box
  * is out of a collider's reach is skipped. */

@@ -46,6 +46,8 @@ static void args_of(const cloth_t *cloth, const cloth_collider *c, cloth_contact
     a->size = c->size[0];
     if (c->kind == CLOTH_COLLIDER_ELLIPSOID) {
         cloth_ellipsoid_form_of(c, &a->ellipsoid);
+    } else if (c->kind == CLOTH_COLLIDER_TAPERED_CAPSULE) {
+        cloth_taper_form_of(c, &a->taper);
     }
     if (c->kind == CLOTH_COLLIDER_TORUS) {
         /* as cloth_shape_torus() works it out: the minor radius */
@@ -87,5 +89,7 @@ void cloth_vector_pass_prepare(const cloth_t *cloth, const cloth_collider *c, cl
         v->run = kern->torus;
     } else if (c->kind == CLOTH_COLLIDER_ELLIPSOID) {
         v->run = kern->ellipsoid;
+    } else if (c->kind == CLOTH_COLLIDER_TAPERED_CAPSULE) {
+        v->run = kern->tapered;
     }
 }

@@ -32,6 +32,21 @@ typedef struct cloth_ellipsoid_form {
  * (the iteration is per lane, to each lane's own end). */
 bool cloth_ellipsoid_point(const cloth_ellipsoid_form *e, const float p[3], float out[3], float n[3]);
 
+/* A tapered capsule in its own frame (colliders/tapered_capsule.c): the
+ * convex hull of a ball of radius ra about `base` and one of radius rb at
+ * `base + len e`, e the unit axis (len 0 when one ball holds the other:
+ * then the larger alone, at base); sin_t = (ra - rb) / len and cos_t the
+ * side's slope, len_cos = len cos_t where the side meets the second ball;
+ * `on_axis`, perpendicular to e, is "out" for a point on the axis. */
+typedef struct cloth_taper_form {
+    float base[3], e[3], on_axis[3];
+    float len, sin_t, cos_t, len_cos, ra, rb, thickness;
+} cloth_taper_form;
+
+/* Its query for one point of its frame, the one-lane build of
+ * kernels/shapes.inl, as cloth_ellipsoid_point(). */
+bool cloth_taper_point(const cloth_taper_form *t, const float p[3], float out[3], float n[3]);
+
 /* One collider against particles [begin, end) (colliders/vector_pass.c;
  * kernels/contact.inl, sphere.inl, shapes.inl). */
 typedef struct cloth_contact_args {
@@ -60,6 +75,7 @@ typedef struct cloth_contact_args {
     float e[3], len, len_th;
     float on_axis[3];
     cloth_ellipsoid_form ellipsoid;
+    cloth_taper_form taper;
 } cloth_contact_args;
 
 /* mask_shift value for a run whose springs are all in play */
@@ -151,6 +167,7 @@ typedef struct cloth_kernels {
     uint32_t (*torus)(const cloth_contact_args *a, uint32_t begin, uint32_t end);
     uint32_t (*plane)(const cloth_contact_args *a, uint32_t begin, uint32_t end);
     uint32_t (*ellipsoid)(const cloth_contact_args *a, uint32_t begin, uint32_t end);
+    uint32_t (*tapered)(const cloth_contact_args *a, uint32_t begin, uint32_t end);
     /* the sign bit set if any of arrays[0 .. count) holds a NaN or an
      * infinity on [first, last) (platform/finite.h) */
     uint32_t (*nonfinite)(const float *const *arrays, uint32_t count, uint32_t first, uint32_t last);

@@ -1,6 +1,6 @@
 /*
  * The contacts of the shapes described in their own frame (capsule,
- * cylinder, plane, torus, ellipsoid), over the vector layer, after kernels/contact.inl: each lane
+ * cylinder, plane, torus, ellipsoid, tapered capsule), over the vector layer, after kernels/contact.inl: each lane
  * goes through colliders/collide.c's collide() term for term (into the
  * frame, the shape's query, back to the world, the surface's velocity),
  * so the pass gives the general pass's bits at every width.
@@ -365,10 +365,88 @@ WIDE_INLINE bool WIDE(ellipsoid_at)(const cloth_contact_args *a, uint32_t i, uin
     return true;
 }
 
+/* Tapered capsule (colliders/tapered_capsule.c): in the plane of the axis
+ * and the point, (h, r) along and across the axis from the first ball's
+ * centre, the side is the line tangent to both circles, whose outward
+ * normal is (sin_t, cos_t). Where the point's projection along that line,
+ * h cos_t - r sin_t, falls before the first tangent point (0) the first
+ * ball is nearest, past the second (len cos_t) the second ball, else the
+ * side; the signed distance is then exact inside and out. The answer is
+ * the point moved along the normal to thickness from the surface. */
+WIDE_INLINE wm WIDE(taper_query)(const cloth_taper_form *f, const wf p[3], wf o[3], wf nn[3])
+{
+    const wf zero = wf_set1(0.0f), one = wf_set1(1.0f);
+    wf q[3], h = zero;
+    for (int i = 0; i < 3; ++i) {
+        q[i] = wf_sub(p[i], wf_set1(f->base[i]));
+        h = wf_add(h, wf_mul(q[i], wf_set1(f->e[i])));
+    }
+    wf w[3], qb[3], r2 = zero, d2 = zero, db2 = zero;
+    const wf len = wf_set1(f->len);
+    for (int i = 0; i < 3; ++i) {
+        const wf e = wf_set1(f->e[i]);
+        w[i] = wf_sub(q[i], wf_mul(h, e));
+        qb[i] = wf_sub(q[i], wf_mul(len, e));
+        r2 = wf_add(r2, wf_mul(w[i], w[i]));
+        d2 = wf_add(d2, wf_mul(q[i], q[i]));
+        db2 = wf_add(db2, wf_mul(qb[i], qb[i]));
+    }
+    /* across the axis, away from it; `on_axis` for a point on it */
+    const wf r = wf_sqrt(r2), da = wf_sqrt(d2), db = wf_sqrt(db2);
+    const wm off = wm_gt(r, zero), off_a = wm_gt(da, zero), off_b = wm_gt(db, zero);
+    const wf safe_r = wf_sel(off, r, one), safe_a = wf_sel(off_a, da, one), safe_b = wf_sel(off_b, db, one);
+    const wf sin_t = wf_set1(f->sin_t), cos_t = wf_set1(f->cos_t);
+    const wf along = wf_sub(wf_mul(h, cos_t), wf_mul(r, sin_t));
+    wm first = wm_le(zero, zero), second = wm_lt(zero, zero); /* one ball: every lane on it */
+    if (f->len > 0.0f) {
+        first = wm_lt(along, zero);
+        second = wm_gt(along, wf_set1(f->len_cos));
+    }
+    const wf dist = wf_sel(first, wf_sub(da, wf_set1(f->ra)),
+                           wf_sel(second, wf_sub(db, wf_set1(f->rb)),
+                                  wf_sub(wf_add(wf_mul(h, sin_t), wf_mul(r, cos_t)), wf_set1(f->ra))));
+    const wf th = wf_set1(f->thickness);
+    const wm hit = wm_lt(dist, th);
+    if (!wm_any(hit)) {
+        for (int i = 0; i < 3; ++i) {
+            o[i] = zero;
+            nn[i] = zero;
+        }
+        return hit;
+    }
+    const wf push = wf_sub(th, dist);
+    for (int i = 0; i < 3; ++i) {
+        const wf u = wf_sel(off, wf_div(w[i], safe_r), wf_set1(f->on_axis[i]));
+        const wf na = wf_sel(off_a, wf_div(q[i], safe_a), u), nb = wf_sel(off_b, wf_div(qb[i], safe_b), u);
+        const wf ns = wf_add(wf_mul(wf_set1(f->e[i]), sin_t), wf_mul(u, cos_t));
+        nn[i] = wf_sel(first, na, wf_sel(second, nb, ns));
+        o[i] = wf_add(p[i], wf_mul(push, nn[i]));
+    }
+    return hit;
+}
+
+WIDE_INLINE bool WIDE(tapered_at)(const cloth_contact_args *a, uint32_t i, uint32_t n, contact_lanes *k)
+{
+    const wm free = WIDE(free_lanes)(a, i, n, k);
+    wf p[3], o[3], nn[3];
+    WIDE(to_frame)(a, k, &p[0], &p[1], &p[2]);
+    k->hit = wm_and(WIDE(taper_query)(&a->taper, p, o, nn), free);
+    if (!wm_any(k->hit)) {
+        return false;
+    }
+    WIDE(from_frame)(a, i, n, k, o[0], o[1], o[2], nn[0], nn[1], nn[2]);
+    return true;
+}
+
 #if WIDE_LANES == 1
 bool cloth_ellipsoid_point(const cloth_ellipsoid_form *e, const float p[3], float out[3], float n[3])
 {
     return WIDE(ellipsoid_query)(e, p, out, n);
+}
+
+bool cloth_taper_point(const cloth_taper_form *t, const float p[3], float out[3], float n[3])
+{
+    return WIDE(taper_query)(t, p, out, n);
 }
 #endif
 
@@ -376,3 +454,4 @@ CONTACT_PASS(capsule, WIDE(capsule_at))
 CONTACT_PASS(cylinder, WIDE(cylinder_at))
 CONTACT_PASS(plane, WIDE(plane_at))
 CONTACT_PASS(ellipsoid, WIDE(ellipsoid_at))
+CONTACT_PASS(tapered, WIDE(tapered_at))

@@ -27,6 +27,7 @@ const cloth_kernels WIDE(cloth_kernels) = {
     .torus = WIDE(torus),
     .plane = WIDE(plane),
     .ellipsoid = WIDE(ellipsoid),
+    .tapered = WIDE(tapered),
     .nonfinite = WIDE(nonfinite),
     .level_halve = WIDE(level_halve),
     .level_add = WIDE(level_add),

@@ -904,7 +904,7 @@ static cloth_status setup_mesh(fz_world *w, fz *f)
     X(READBACK) X(TRIANGLES) X(SET_POSITIONS) X(SET_VELOCITIES) X(SNAPSHOT_ROUNDTRIP)              \
     X(SNAPSHOT_CORRUPT) X(SNAPSHOT_FOREIGN) X(STATS) X(WATCHDOG) X(TETHERS) X(BENDING)             \
     X(PBD_PARAMS) X(SPRINGS) X(NULLS) X(STRAIN_LIMIT) X(TETHER_SCHEDULE) X(LEVEL_SWEEPS)            \
-    X(CALLBACK) X(TASK_HOOKS) X(PIN_ALL) X(SMOOTH) X(SKIN_TARGETS) X(MAX_DISTANCES)
+    X(CALLBACK) X(TASK_HOOKS) X(PIN_ALL) X(SMOOTH) X(SKIN_TARGETS) X(MAX_DISTANCES) X(TAPERED)
 #define FZ_OP_ENUM(name) OP_##name,
 #define FZ_OP_NAME(name) #name,
 enum op { FZ_OPS(FZ_OP_ENUM) OP_COUNT };
@@ -1245,7 +1245,8 @@ static void run_op(fz_world *w, fz *f, uint8_t op)
         break;
     }
     case OP_CAPSULE:
-    case OP_CYLINDER: {
+    case OP_CYLINDER:
+    case OP_TAPERED: {
         fz_vec(f, v, 3);
         const uint8_t m = fz_u8(f);
         if (m & 1u) {
@@ -1254,9 +1255,11 @@ static void run_op(fz_world *w, fz *f, uint8_t op)
             fz_vec(f, u, 3);
         }
         const float r = fz_float(f);
+        const float r2 = (op % OP_COUNT) == OP_TAPERED ? fz_float(f) : r;
         cloth_status st;
-        FZ_CALL(w, st = (op % OP_COUNT) == OP_CAPSULE ? cloth_add_capsule(c, v, u, r, &id)
-                                                       : cloth_add_cylinder(c, v, u, r, &id));
+        FZ_CALL(w, st = (op % OP_COUNT) == OP_CAPSULE   ? cloth_add_capsule(c, v, u, r, &id)
+                        : (op % OP_COUNT) == OP_TAPERED ? cloth_add_tapered_capsule(c, v, u, r, r2, &id)
+                                                        : cloth_add_cylinder(c, v, u, r, &id));
         remember_id(w, st, id);
         break;
     }

@@ -332,6 +332,11 @@ seed("skin", grid(8, 8) + op("SKIN_TARGETS", stride(16), vec(0.1, 0, 0), u8(1)) 
      op("SNAPSHOT_ROUNDTRIP", u8(1)) + op("MAX_DISTANCES", f("inf"), u8(0)) + FRAMES)
 seed("skin_big", grid(BIG, BIG) + op("MAX_DISTANCES", f(0.01), u8(2)) + op("TASK_HOOKS", u8(0), u8(0)) + FRAMES +
      op("MAX_DISTANCES", f(-1), u8(5)) + op("SNAPSHOT_CORRUPT", u8(3), u8(9)))
+# tapered capsules: a limb, one ball holding the other, both ends the same
+seed("tapered", grid(10, 10) + op("TAPERED", vec(0, -0.2, 0), u8(0), vec(0.3, -0.1, 0), f(0.1), f(0.04)) +
+     op("TAPERED", vec(0.2, -0.1, 0), u8(0), vec(0.21, -0.1, 0), f(0.01), f(0.2)) +
+     op("TAPERED", vec(-0.2, -0.1, 0), u8(1), f(0.05), f(0.08)) + op("THICKNESS", u8(0), f(0.02)) + FRAMES +
+     op("TRANSFORM", u8(0), vec(0, 0.1, 0), u8(2), f(0.5)) + FRAMES)
 seed("readback_misaligned", grid(6, 6) + FRAMES + b"".join(op("READBACK", stride(x), u8(k))
                                                            for x in (0, 16, 28) for k in (1, 2, 3)))
 

@@ -525,7 +525,9 @@ class TestColliders(unittest.TestCase, StatusAssertions):
             caps = c.add_capsule((0, -1, 0), (1, -1, 0), 0.1)
             cyl = c.add_cylinder((0, -1, 0), (0, -1.5, 0), 0.2)
             tor = c.add_torus((0, -3, 0), (0, 1, 0), 0.5, 0.1)
-            ids = [int(x) for x in (sphere, plane, ell, ell2, caps, cyl, tor)]
+            limb = c.add_tapered_capsule((2, -1, 0), (2, -1.5, 0), 0.2, 0.08, thickness=0.01)
+            self.assertStatus(Status.ERR_INVALID_ARGUMENT, c.add_tapered_capsule, (0, 0, 0), (1, 0, 0), 0.1, 0.0)
+            ids = [int(x) for x in (sphere, plane, ell, ell2, caps, cyl, tor, limb)]
             self.assertEqual(len(set(ids)), len(ids))
             sphere.set_friction(0.3)
             sphere.set_thickness(0.02)
