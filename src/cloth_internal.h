@@ -80,7 +80,8 @@ typedef struct cloth_collider {
     float size[3];   /* radius; ellipsoid: semi-axes; torus: major, minor radius (m) */
     float axis[3];   /* plane: unit normal; capsule, cylinder: second end; torus: unit axis */
     float friction;  /* Coulomb mu */
-    float thickness; /* extra distance kept from the surface, m */
+    float thickness; /* extra distance kept from the surface, m (cloth_set_collider_thickness()) */
+    float grown;     /* what the shapes keep: thickness + the cloth's particle radius, m */
     cloth_pose from, to, at;
     float m[9];
     float v[3], w[3];
@@ -161,6 +162,7 @@ struct cloth {
     uint32_t pin_hash_slots;
 
     cloth_skin skin;
+    float particle_radius; /* m, added to every collider's thickness (colliders.c) */
 
     cloth_collider *colliders;
     uint32_t collider_count, collider_capacity;

@@ -2,6 +2,7 @@
  * Strided copies between the particle arrays and the host's vertex buffers.
  */
 #include "cloth_internal.h"
+#include "pins.h"
 #include "platform/stride.h"
 
 #include <string.h>
@@ -97,5 +98,45 @@ cloth_status cloth_set_velocities(cloth_t *cloth, const float *src, size_t strid
         return CLOTH_ERR_INVALID_ARGUMENT;
     }
     read3(cloth, cloth->p.vx, cloth->p.vy, cloth->p.vz, src, stride_bytes);
+    return CLOTH_OK;
+}
+
+cloth_status cloth_set_inverse_masses(cloth_t *cloth, const float *inverse_masses, size_t stride_bytes)
+{
+    if (cloth_busy(cloth)) {
+        return CLOTH_ERR_BUSY;
+    }
+    if (cloth == NULL || inverse_masses == NULL || !cloth_stride_ok(&stride_bytes, cloth->count, sizeof(float))) {
+        return CLOTH_ERR_INVALID_ARGUMENT;
+    }
+    const unsigned char *in = (const unsigned char *)inverse_masses;
+    for (uint32_t i = 0; i < cloth->count; ++i) {
+        float w;
+        memcpy(&w, in + (size_t)i * stride_bytes, sizeof w);
+        if (!(w >= 0.0f) || !isfinite(w)) {
+            return CLOTH_ERR_INVALID_ARGUMENT;
+        }
+    }
+    for (uint32_t i = 0; i < cloth->count; ++i) {
+        memcpy(&cloth->p.w[i], in + (size_t)i * stride_bytes, sizeof(float));
+    }
+    cloth_pins_set_free_mass(cloth); /* pinned ones keep 0 and get theirs on release */
+    cloth_masses_changed(cloth);
+    return CLOTH_OK;
+}
+
+cloth_status cloth_get_inverse_masses(const cloth_t *cloth, float *dst, size_t stride_bytes)
+{
+    if (cloth == NULL || dst == NULL || !cloth_stride_ok(&stride_bytes, cloth->count, sizeof(float))) {
+        return CLOTH_ERR_INVALID_ARGUMENT;
+    }
+    unsigned char *out = (unsigned char *)dst;
+    for (uint32_t i = 0; i < cloth->count; ++i) {
+        memcpy(out + (size_t)i * stride_bytes, &cloth->p.w[i], sizeof(float));
+    }
+    for (uint32_t k = 0; k < cloth->pin_count; ++k) {
+        const cloth_pin_rec *pin = &cloth->pins[k];
+        memcpy(out + (size_t)pin->index * stride_bytes, &pin->w_free, sizeof(float));
+    }
     return CLOTH_OK;
 }

@@ -210,6 +210,8 @@ const C = {
   getNormals: lib.func('int cloth_get_normals(const cloth_t *cloth, _Out_ float *dst, size_t stride_bytes)'),
   getTriangles: lib.func('int cloth_get_triangles(const cloth_t *cloth, _Out_ uint32_t *dst)'),
   setPositions: lib.func('int cloth_set_positions(cloth_t *cloth, const float *src, size_t stride_bytes)'),
+  setInverseMasses: lib.func('int cloth_set_inverse_masses(cloth_t *cloth, const float *inverse_masses, size_t stride_bytes)'),
+  getInverseMasses: lib.func('int cloth_get_inverse_masses(const cloth_t *cloth, _Out_ float *dst, size_t stride_bytes)'),
   getVelocities: lib.func('int cloth_get_velocities(const cloth_t *cloth, _Out_ float *dst, size_t stride_bytes)'),
   setVelocities: lib.func('int cloth_set_velocities(cloth_t *cloth, const float *src, size_t stride_bytes)'),
   pin: lib.func('int cloth_pin(cloth_t *cloth, uint32_t index, const float *target)'),
@@ -233,6 +235,8 @@ const C = {
   addCapsule: lib.func(
     'int cloth_add_capsule(cloth_t *cloth, const float *a, const float *b, float radius, _Out_ uint32_t *out)',
   ),
+  setParticleRadius: lib.func('int cloth_set_particle_radius(cloth_t *cloth, float radius)'),
+  getParticleRadius: lib.func('int cloth_get_particle_radius(const cloth_t *cloth, _Out_ float *radius)'),
   addTaperedCapsule: lib.func(
     'int cloth_add_tapered_capsule(cloth_t *cloth, const float *a, const float *b, float radius_a, float radius_b, _Out_ uint32_t *out)',
   ),
@@ -952,6 +956,29 @@ class Cloth {
 
   setPositions(values) {
     check(C.setPositions(this.handle, vec3Array(values, this.count, 'positions'), 0), 'cloth_set_positions');
+  }
+
+  // Every particle's inverse mass, 1/kg (n numbers >= 0; 0: infinitely heavy).
+  setInverseMasses(values) {
+    const w = values instanceof Float32Array ? values : Float32Array.from(values);
+    if (w.length !== this.count) throw new RangeError(`inverse masses: expected ${this.count} numbers, got ${w.length}`);
+    check(C.setInverseMasses(this.handle, w, 0), 'cloth_set_inverse_masses');
+  }
+
+  inverseMasses(out = new Float32Array(this.count)) {
+    check(C.getInverseMasses(this.handle, out, 0), 'cloth_get_inverse_masses');
+    return out;
+  }
+
+  // The cloth's collision thickness, m: every collider's thickness grows by it.
+  setParticleRadius(radius) {
+    check(C.setParticleRadius(this.handle, radius), 'cloth_set_particle_radius');
+  }
+
+  get particleRadius() {
+    const out = new Float32Array(1);
+    check(C.getParticleRadius(this.handle, out), 'cloth_get_particle_radius');
+    return out[0];
   }
 
   setVelocities(values) {

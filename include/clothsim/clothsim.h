@@ -379,6 +379,32 @@ CLOTH_API cloth_status cloth_get_velocities(const cloth_t *cloth, float *dst, si
  */
 CLOTH_API cloth_status cloth_set_velocities(cloth_t *cloth, const float *src, size_t stride_bytes);
 
+/**
+ * Overwrite every particle's inverse mass (1/kg) from `inverse_masses`, one
+ * float per particle `stride_bytes` apart (0 = packed): masses painted per
+ * vertex after creation (a heavy hem, a light lining). Each must be finite
+ * and >= 0; 0 makes the particle infinitely heavy (forces and springs do
+ * not move it; it keeps its velocity: pin it to hold it still). A pinned
+ * particle keeps inverse mass 0 while pinned and gets the new value when
+ * released. This replaces the masses that the desc or cloth_set_material()
+ * gave (cloth_get_material() still returns the material). Allocates
+ * nothing.
+ * @return ::CLOTH_ERR_INVALID_ARGUMENT for a NULL cloth or buffer, a stride
+ *         that is not 0 or a multiple of 4, or a negative or non-finite
+ *         value (nothing changes); ::CLOTH_ERR_BUSY inside the cloth's own
+ *         step.
+ */
+CLOTH_API cloth_status cloth_set_inverse_masses(cloth_t *cloth, const float *inverse_masses, size_t stride_bytes);
+
+/**
+ * Copy every particle's inverse mass (1/kg) into `dst`, one float per
+ * particle `stride_bytes` apart (0 = packed): for a pinned particle the one
+ * it gets back when released.
+ * @return ::CLOTH_ERR_INVALID_ARGUMENT for a NULL cloth or `dst`, or a stride
+ *         that is not 0 or a multiple of 4.
+ */
+CLOTH_API cloth_status cloth_get_inverse_masses(const cloth_t *cloth, float *dst, size_t stride_bytes);
+
 /** @} */
 
 /**

@@ -142,7 +142,8 @@ CLOTH_API cloth_status cloth_add_cylinder(cloth_t *cloth, const float a[3], cons
  * `major_radius` about `center` in the plane normal to `axis` (any non-zero
  * length). Requires `0 < minor_radius < major_radius`, so that it has a hole;
  * its thickness must keep `minor_radius + thickness < major_radius` too (see
- * cloth_set_collider_thickness()), which keeps the push-out exact.
+ * cloth_set_collider_thickness(); the cloth's particle radius counts into
+ * the thickness), which keeps the push-out exact.
  * @return ::CLOTH_ERR_INVALID_ARGUMENT for NULL pointers, non-finite values, a
  *         zero axis or radii outside that range;
  *         ::CLOTH_ERR_OUT_OF_MEMORY if the table cannot grow.
@@ -166,6 +167,25 @@ CLOTH_API cloth_status cloth_set_collider_friction(cloth_t *cloth, cloth_collide
  *         for a torus when `minor_radius + offset >= major_radius`.
  */
 CLOTH_API cloth_status cloth_set_collider_thickness(cloth_t *cloth, cloth_collider_id id, float offset);
+
+/**
+ * The cloth's own collision thickness in metres (>= 0, finite): every
+ * particle is a ball of this radius against every collider, that is each
+ * collider's thickness grows by it (a cloth of 5 mm wool on a body of bare
+ * capsules). Default 0. It adds to cloth_set_collider_thickness(), and a
+ * torus must keep `minor_radius + thickness + radius < major_radius`;
+ * tori added later are checked against it too.
+ * @return ::CLOTH_ERR_INVALID_ARGUMENT for a NULL cloth, a negative or
+ *         non-finite radius, or one that would close a torus's hole
+ *         (nothing changes).
+ */
+CLOTH_API cloth_status cloth_set_particle_radius(cloth_t *cloth, float radius);
+
+/**
+ * The radius set by cloth_set_particle_radius() into `*radius`.
+ * @return ::CLOTH_ERR_INVALID_ARGUMENT for a NULL cloth or `radius`.
+ */
+CLOTH_API cloth_status cloth_get_particle_radius(const cloth_t *cloth, float *radius);
 
 /**
  * Move a collider: its reference point to `position` (metres; NULL keeps it)

@@ -431,6 +431,8 @@ SIGNATURES = {
     "cloth_get_normals": (c_status, [c_cloth_p, c_float_p, _SZ]),
     "cloth_get_triangles": (c_status, [c_cloth_p, c_uint32_p]),
     "cloth_set_positions": (c_status, [c_cloth_p, c_float_p, _SZ]),
+    "cloth_set_inverse_masses": (c_status, [c_cloth_p, c_float_p, _SZ]),
+    "cloth_get_inverse_masses": (c_status, [c_cloth_p, c_float_p, _SZ]),
     "cloth_get_velocities": (c_status, [c_cloth_p, c_float_p, _SZ]),
     "cloth_set_velocities": (c_status, [c_cloth_p, c_float_p, _SZ]),
     # pins
@@ -445,6 +447,8 @@ SIGNATURES = {
     "cloth_add_plane": (c_status, [c_cloth_p, c_float_p, c_float_p, c_uint32_p]),
     "cloth_add_capsule": (c_status, [c_cloth_p, c_float_p, c_float_p, _F, c_uint32_p]),
     "cloth_add_tapered_capsule": (c_status, [c_cloth_p, c_float_p, c_float_p, _F, _F, c_uint32_p]),
+    "cloth_set_particle_radius": (c_status, [c_cloth_p, _F]),
+    "cloth_get_particle_radius": (c_status, [c_cloth_p, c_float_p]),
     "cloth_add_cylinder": (c_status, [c_cloth_p, c_float_p, c_float_p, _F, c_uint32_p]),
     "cloth_add_torus": (c_status, [c_cloth_p, c_float_p, c_float_p, _F, _F, c_uint32_p]),
     "cloth_set_collider_friction": (c_status, [c_cloth_p, _U32, _F]),

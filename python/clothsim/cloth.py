@@ -410,6 +410,37 @@ class Cloth:
         check(lib().cloth_set_positions(handle, ptr, stride), "cloth_set_positions")
         del keep
 
+    def set_inverse_masses(self, inverse_masses):
+        """Every particle's inverse mass, 1/kg (n numbers >= 0; 0: infinitely
+        heavy): masses painted per vertex. A pinned particle gets its value
+        when released."""
+        handle = self._live()
+        ptr, keep = _buffers.write_floats(inverse_masses, self._count, "set_inverse_masses")
+        check(lib().cloth_set_inverse_masses(handle, ptr, 0), "cloth_set_inverse_masses")
+        del keep
+
+    def inverse_masses(self):
+        """Every particle's inverse mass, 1/kg (a pinned one's: what it gets
+        when released): a float32 array with numpy, else a list."""
+        handle = self._live()
+        buf = (ctypes.c_float * self._count)()
+        check(lib().cloth_get_inverse_masses(handle, buf, 0), "cloth_get_inverse_masses")
+        if _buffers.np is not None:
+            return _buffers.np.array(buf, dtype=_buffers.np.float32)
+        return list(buf)
+
+    def set_particle_radius(self, radius):
+        """The cloth's collision thickness, m: every collider's thickness
+        grows by it. Default 0."""
+        check(lib().cloth_set_particle_radius(self._live(), radius), "cloth_set_particle_radius")
+
+    @property
+    def particle_radius(self):
+        """The radius set by :meth:`set_particle_radius`."""
+        radius = ctypes.c_float()
+        check(lib().cloth_get_particle_radius(self._live(), ctypes.byref(radius)), "cloth_get_particle_radius")
+        return radius.value
+
     def set_velocities(self, velocities):
         """Overwrite every velocity from n xyz triples."""
         handle = self._live()

@@ -38,7 +38,7 @@ bool cloth_shape_capsule(const cloth_collider *c, const float p[3], float out[3]
     t = t < 1.0f ? t : 1.0f;
     const float core[3] = {t * s[0], t * s[1], t * s[2]};
     const float d[3] = {p[0] - core[0], p[1] - core[1], p[2] - core[2]};
-    const float reach = c->size[0] + c->thickness;
+    const float reach = c->size[0] + c->grown;
     const float d2 = cloth_dot3(d, d);
     if (!(d2 < reach * reach)) {
         return false;

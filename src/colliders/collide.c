@@ -252,7 +252,7 @@ static bool collider_box(const cloth_collider *c, float box[6])
             b[k] += c->m[3 * k] * c->axis[0] + c->m[3 * k + 1] * c->axis[1] + c->m[3 * k + 2] * c->axis[2];
         }
     }
-    const float reach = (r + c->thickness) * 1.0001f;
+    const float reach = (r + c->grown) * 1.0001f;
     bool finite = true;
     for (int k = 0; k < 3; ++k) {
         const float lo = fminf(c->at.p[k], b[k]), hi = fmaxf(c->at.p[k], b[k]);

@@ -38,6 +38,7 @@ cloth_status cloth_collider_add(cloth_t *cloth, const cloth_collider *shape, clo
     *c = *shape;
     c->friction = 0.0f;
     c->thickness = 0.0f;
+    c->grown = cloth->particle_radius;
     /* at rest where it was put: placed at the end of a zero-length move */
     c->from = c->to;
     cloth_collider_place(c, 1u, 1u, 0.0f);
@@ -74,10 +75,42 @@ cloth_status cloth_set_collider_thickness(cloth_t *cloth, cloth_collider_id id, 
     if (c == NULL) {
         return CLOTH_ERR_OUT_OF_RANGE;
     }
-    if (c->kind == CLOTH_COLLIDER_TORUS && !(c->size[1] + offset < c->size[0])) {
+    const float grown = offset + cloth->particle_radius;
+    if (c->kind == CLOTH_COLLIDER_TORUS && !(c->size[1] + grown < c->size[0])) {
         return CLOTH_ERR_INVALID_ARGUMENT; /* the grown ring would close its hole (torus.c) */
     }
     c->thickness = offset;
+    c->grown = grown;
+    return CLOTH_OK;
+}
+
+cloth_status cloth_set_particle_radius(cloth_t *cloth, float radius)
+{
+    if (cloth_busy(cloth)) {
+        return CLOTH_ERR_BUSY;
+    }
+    if (cloth == NULL || !(radius >= 0.0f) || !isfinite(radius)) {
+        return CLOTH_ERR_INVALID_ARGUMENT;
+    }
+    for (uint32_t k = 0; k < cloth->collider_count; ++k) {
+        const cloth_collider *c = &cloth->colliders[k];
+        if (c->kind == CLOTH_COLLIDER_TORUS && !(c->size[1] + (c->thickness + radius) < c->size[0])) {
+            return CLOTH_ERR_INVALID_ARGUMENT; /* a grown ring would close its hole */
+        }
+    }
+    cloth->particle_radius = radius;
+    for (uint32_t k = 0; k < cloth->collider_count; ++k) {
+        cloth->colliders[k].grown = cloth->colliders[k].thickness + radius;
+    }
+    return CLOTH_OK;
+}
+
+cloth_status cloth_get_particle_radius(const cloth_t *cloth, float *radius)
+{
+    if (cloth == NULL || radius == NULL) {
+        return CLOTH_ERR_INVALID_ARGUMENT;
+    }
+    *radius = cloth->particle_radius;
     return CLOTH_OK;
 }
 

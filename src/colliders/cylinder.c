@@ -40,7 +40,7 @@ bool cloth_shape_cylinder(const cloth_collider *c, const float p[3], float out[3
 {
     const float len = sqrtf(cloth_dot3(c->axis, c->axis));
     const float e[3] = {c->axis[0] / len, c->axis[1] / len, c->axis[2] / len};
-    const float r = c->size[0], th = c->thickness;
+    const float r = c->size[0], th = c->grown;
     const float h = cloth_dot3(p, e);
     const float radial[3] = {p[0] - h * e[0], p[1] - h * e[1], p[2] - h * e[2]};
     const float rho = sqrtf(cloth_dot3(radial, radial));

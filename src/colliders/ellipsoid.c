@@ -57,10 +57,10 @@ void cloth_ellipsoid_form_of(const cloth_collider *c, cloth_ellipsoid_form *e)
         e->centre[i] = i == m ? a[i] : 0.0f;
     }
     e->a2sum = (e->a2[0] + e->a2[1]) + e->a2[2];
-    e->thickness = c->thickness;
+    e->thickness = c->grown;
     /* grown by a part in 1e4 so that rounding never turns away a point
      * within the thickness; the query's own depth test decides */
-    const float grow = 1.0f + c->thickness / a[m];
+    const float grow = 1.0f + c->grown / a[m];
     e->grow2 = grow * grow * 1.0001f;
 }
 

@@ -23,7 +23,7 @@ cloth_status cloth_add_plane(cloth_t *cloth, const float point[3], const float n
 
 bool cloth_shape_plane(const cloth_collider *c, const float p[3], float out[3], float n[3])
 {
-    const float gap = cloth_dot3(p, c->axis) - c->thickness;
+    const float gap = cloth_dot3(p, c->axis) - c->grown;
     if (!(gap < 0.0f)) {
         return false;
     }

@@ -23,7 +23,7 @@ cloth_status cloth_add_sphere(cloth_t *cloth, const float center[3], float radiu
 
 bool cloth_shape_sphere(const cloth_collider *c, const float p[3], float out[3], float n[3])
 {
-    const float reach = c->size[0] + c->thickness;
+    const float reach = c->size[0] + c->grown;
     const float d2 = cloth_dot3(p, p);
     if (!(d2 < reach * reach)) {
         return false;

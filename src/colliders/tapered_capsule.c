@@ -42,7 +42,7 @@ void cloth_taper_form_of(const cloth_collider *c, cloth_taper_form *f)
         f->base[k] = 0.0f;
     }
     cloth_perpendicular(f->e, f->on_axis);
-    f->thickness = c->thickness;
+    f->thickness = c->grown;
     if (len > fabsf(ra - rb)) {
         f->len = len;
         f->sin_t = (ra - rb) / len;

@@ -19,7 +19,7 @@ cloth_status cloth_add_torus(cloth_t *cloth, const float center[3], const float 
     cloth_collider shape = {0};
     if (cloth == NULL || center == NULL || axis == NULL || out == NULL || !cloth_finite3(center) ||
         !cloth_normalise3(axis, shape.axis) || !isfinite(major_radius) || !(minor_radius > 0.0f) ||
-        !(minor_radius < major_radius)) {
+        !(minor_radius < major_radius) || !(minor_radius + cloth->particle_radius < major_radius)) {
         return CLOTH_ERR_INVALID_ARGUMENT;
     }
     shape.kind = CLOTH_COLLIDER_TORUS;
@@ -41,7 +41,7 @@ bool cloth_shape_torus(const cloth_collider *c, const float p[3], float out[3], 
     if (!(rho > 0.0f)) {
         return false; /* on the axis: R > r + thickness away from the ring */
     }
-    const float big = c->size[0], reach = c->size[1] + c->thickness;
+    const float big = c->size[0], reach = c->size[1] + c->grown;
     float ring[3], d[3];
     for (int k = 0; k < 3; ++k) {
         ring[k] = big * radial[k] / rho;

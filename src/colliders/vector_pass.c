@@ -23,7 +23,7 @@ static void args_of(const cloth_t *cloth, const cloth_collider *c, cloth_contact
     a->vy = p->vy;
     a->vz = p->vz;
     a->w = p->w;
-    a->reach = c->size[0] + c->thickness;
+    a->reach = c->size[0] + c->grown;
     a->reach2 = a->reach * a->reach;
     a->mu = c->friction;
     a->lag = cloth->friction_lag;
@@ -31,7 +31,7 @@ static void args_of(const cloth_t *cloth, const cloth_collider *c, cloth_contact
     a->lx = p->lx;
     a->ly = p->ly;
     a->lz = p->lz;
-    a->thickness = c->thickness;
+    a->thickness = c->grown;
     for (int k = 0; k < 3; ++k) {
         a->c[k] = c->at.p[k];
         a->up[k] = c->m[3 * k + 1];
@@ -51,7 +51,7 @@ static void args_of(const cloth_t *cloth, const cloth_collider *c, cloth_contact
     }
     if (c->kind == CLOTH_COLLIDER_TORUS) {
         /* as cloth_shape_torus() works it out: the minor radius */
-        a->reach = c->size[1] + c->thickness;
+        a->reach = c->size[1] + c->grown;
         a->reach2 = a->reach * a->reach;
     }
     a->len2 = cloth_dot3(c->axis, c->axis);
@@ -61,7 +61,7 @@ static void args_of(const cloth_t *cloth, const cloth_collider *c, cloth_contact
     if (c->kind == CLOTH_COLLIDER_CYLINDER) {
         /* as cloth_shape_cylinder() works them out */
         a->len = sqrtf(a->len2);
-        a->len_th = a->len + c->thickness;
+        a->len_th = a->len + c->grown;
         for (int k = 0; k < 3; ++k) {
             a->e[k] = c->axis[k] / a->len;
         }

@@ -904,7 +904,8 @@ static cloth_status setup_mesh(fz_world *w, fz *f)
     X(READBACK) X(TRIANGLES) X(SET_POSITIONS) X(SET_VELOCITIES) X(SNAPSHOT_ROUNDTRIP)              \
     X(SNAPSHOT_CORRUPT) X(SNAPSHOT_FOREIGN) X(STATS) X(WATCHDOG) X(TETHERS) X(BENDING)             \
     X(PBD_PARAMS) X(SPRINGS) X(NULLS) X(STRAIN_LIMIT) X(TETHER_SCHEDULE) X(LEVEL_SWEEPS)            \
-    X(CALLBACK) X(TASK_HOOKS) X(PIN_ALL) X(SMOOTH) X(SKIN_TARGETS) X(MAX_DISTANCES) X(TAPERED)
+    X(CALLBACK) X(TASK_HOOKS) X(PIN_ALL) X(SMOOTH) X(SKIN_TARGETS) X(MAX_DISTANCES) X(TAPERED)    \
+    X(INVERSE_MASSES) X(PARTICLE_RADIUS)
 #define FZ_OP_ENUM(name) OP_##name,
 #define FZ_OP_NAME(name) #name,
 enum op { FZ_OPS(FZ_OP_ENUM) OP_COUNT };
@@ -1086,6 +1087,24 @@ static void op_set_vectors(fz_world *w, fz *f, fz_vectors what)
         return;
     }
     FZ_CALL(w, positions ? cloth_set_positions(w->cloth, src, stride) : cloth_set_velocities(w->cloth, src, stride));
+}
+
+/* Inverse masses: the cloth's own scaled by a fuzzed factor (0, huge,
+ * NaN...), one particle's replaced, packed or with a stride of 8. */
+static void op_inverse_masses(fz_world *w, fz *f)
+{
+    const float scale = fz_float(f), one = fz_float(f);
+    const uint8_t mode = fz_u8(f);
+    const size_t stride = (mode & 1u) ? 8u : 0u, step = stride ? 2u : 1u;
+    float *buf = (float *)(void *)w->buf_a;
+    FZ_REQUIRE(cloth_get_inverse_masses(w->cloth, buf, stride) == CLOTH_OK);
+    for (uint32_t i = 0; i < w->count; ++i) {
+        buf[step * i] *= (mode & 2u) ? scale : 1.0f;
+    }
+    if (w->count > 0u) {
+        buf[step * (fz_u8(f) % w->count)] = one;
+    }
+    FZ_CALL(w, cloth_set_inverse_masses(w->cloth, buf, stride));
 }
 
 /* Max distances from one fuzzed value: every third particle at 0 (a pin)
@@ -1344,6 +1363,8 @@ static void run_op(fz_world *w, fz *f, uint8_t op)
     case OP_SET_VELOCITIES: op_set_vectors(w, f, SET_VELOCITIES); break;
     case OP_SKIN_TARGETS: op_set_vectors(w, f, SET_SKIN_TARGETS); break;
     case OP_MAX_DISTANCES: op_max_distances(w, f); break;
+    case OP_INVERSE_MASSES: op_inverse_masses(w, f); break;
+    case OP_PARTICLE_RADIUS: FZ_CALL(w, cloth_set_particle_radius(c, fz_float(f))); break;
     case OP_SNAPSHOT_ROUNDTRIP: op_snapshot_roundtrip(w, f); break;
     case OP_SNAPSHOT_CORRUPT: op_snapshot_corrupt(w, f); break;
     case OP_SNAPSHOT_FOREIGN: op_snapshot_foreign(w, f); break;

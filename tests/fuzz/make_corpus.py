@@ -337,6 +337,10 @@ seed("tapered", grid(10, 10) + op("TAPERED", vec(0, -0.2, 0), u8(0), vec(0.3, -0
      op("TAPERED", vec(0.2, -0.1, 0), u8(0), vec(0.21, -0.1, 0), f(0.01), f(0.2)) +
      op("TAPERED", vec(-0.2, -0.1, 0), u8(1), f(0.05), f(0.08)) + op("THICKNESS", u8(0), f(0.02)) + FRAMES +
      op("TRANSFORM", u8(0), vec(0, 0.1, 0), u8(2), f(0.5)) + FRAMES)
+# painted masses (one heavy, then a NaN refused) and a particle radius on a ball
+seed("masses", grid(8, 8) + op("SPHERE", vec(0, -0.3, 0), f(0.2)) + op("INVERSE_MASSES", f(2), f(0.01), u8(3), u8(5)) +
+     FRAMES + op("INVERSE_MASSES", f(1), f("nan"), u8(0), u8(9)) + op("PARTICLE_RADIUS", f(0.02)) + FRAMES +
+     op("PARTICLE_RADIUS", f(-1)) + op("SNAPSHOT_ROUNDTRIP", u8(1)))
 seed("readback_misaligned", grid(6, 6) + FRAMES + b"".join(op("READBACK", stride(x), u8(k))
                                                            for x in (0, 16, 28) for k in (1, 2, 3)))
 

@@ -515,6 +515,21 @@ class TestSkin(unittest.TestCase, StatusAssertions):
                 c.set_max_distances([0.0] * (n - 1))
 
 
+class TestMasses(unittest.TestCase, StatusAssertions):
+    def test_painted_masses_and_particle_radius(self):
+        with clothsim.Cloth.grid(3, 3, spacing=0.1) as c:
+            c.pin(0)
+            w = [1.0 + i for i in range(9)]
+            c.set_inverse_masses(w)
+            self.assertEqual([float(x) for x in c.inverse_masses()], w)  # the pinned one's: on release
+            self.assertStatus(Status.ERR_INVALID_ARGUMENT, c.set_inverse_masses, [-1.0] * 9)
+            with self.assertRaises(ValueError):
+                c.set_inverse_masses([1.0] * 8)
+            c.set_particle_radius(0.02)
+            self.assertAlmostEqual(c.particle_radius, 0.02, places=7)
+            self.assertStatus(Status.ERR_INVALID_ARGUMENT, c.set_particle_radius, math.nan)
+
+
 class TestColliders(unittest.TestCase, StatusAssertions):
     def test_handles_and_their_errors(self):
         with clothsim.Cloth.grid(4, 4) as c:
