@@ -10,6 +10,7 @@
 #include "constraints/constraints.h"
 #include "curvature.h"
 #include "forces.h"
+#include "frame.h"
 #include "integrators/integrators.h"
 #include "pins.h"
 #include "skin.h"
@@ -66,6 +67,7 @@ static void set_default_params(cloth_t *cloth)
     cloth->simd = cloth_simd_initial();
     cloth->forces_dirty = true;
     cloth_forces_defaults(cloth);
+    cloth_frame_defaults(cloth);
 }
 
 static cloth_status create_common(const cloth_allocator *hooks, cloth_t **out)

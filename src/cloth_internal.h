@@ -87,6 +87,18 @@ typedef struct cloth_collider {
     float v[3], w[3];
 } cloth_collider;
 
+/* The frame the cloth is worn in and its inertia (frame.c). */
+typedef struct cloth_frame {
+    float p0[3], q0[4];    /* the frame at the step's start: position, unit quaternion xyzw */
+    float p1[3], q1[4];    /* at its end, as cloth_set_frame() said */
+    float linear, angular; /* inertia: 1 (the default) a world-space cloth, 0 carried with the frame */
+    /* this step's carry, while it runs (velocities are then relative to it):
+     * angular velocity `cw`, and the whole step's carry as x -> step_m x +
+     * step_b (frame.c) */
+    bool carrying;
+    float cw[3], step_m[9], step_b[3];
+} cloth_frame;
+
 /* Skinned attachment (skin.c): one block of 7 floats per particle, NULL
  * until the first cloth_set_skin_targets() or cloth_set_max_distances(). */
 typedef struct cloth_skin {
@@ -162,6 +174,7 @@ struct cloth {
     uint32_t pin_hash_slots;
 
     cloth_skin skin;
+    cloth_frame frame;
     float particle_radius; /* m, added to every collider's thickness (colliders.c) */
 
     cloth_collider *colliders;

@@ -9,6 +9,7 @@
 #include "cloth_internal.h"
 #include "constraints/constraints.h"
 #include "pins.h"
+#include "frame.h"
 
 #include <string.h>
 
@@ -242,6 +243,14 @@ void cloth_pins_apply(cloth_t *cloth, uint32_t substep, uint32_t substeps, float
         cloth->p.vx[i] = (pin->target[0] - pin->start[0]) / dt;
         cloth->p.vy[i] = (pin->target[1] - pin->start[1]) / dt;
         cloth->p.vz[i] = (pin->target[2] - pin->start[2]) / dt;
+        if (cloth->frame.carrying) {
+            /* relative to the carry, as every velocity then is (frame.c) */
+            float carried[3];
+            cloth_frame_step_carry(cloth, pin->start, carried);
+            cloth->p.vx[i] = (pin->target[0] - carried[0]) / dt;
+            cloth->p.vy[i] = (pin->target[1] - carried[1]) / dt;
+            cloth->p.vz[i] = (pin->target[2] - carried[2]) / dt;
+        }
     }
 }
 

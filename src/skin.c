@@ -10,6 +10,7 @@
 #include "skin.h"
 #include "constraints/constraints.h"
 #include "pins.h"
+#include "frame.h"
 #include "platform/stride.h"
 
 #include <math.h>
@@ -200,9 +201,13 @@ void cloth_skin_project_range(cloth_t *cloth, uint32_t first, uint32_t last)
         p->x[i] = cx + ex * back;
         p->y[i] = cy + ey * back;
         p->z[i] = cz + ez * back;
-        /* the outward part of the velocity relative to the target's goes */
-        const float vx = p->vx[i] - (k->tx[i] - k->sx[i]) / dt, vy = p->vy[i] - (k->ty[i] - k->sy[i]) / dt;
-        const float vz = p->vz[i] - (k->tz[i] - k->sz[i]) / dt;
+        /* the outward part of the velocity relative to the target's goes
+         * (velocities are relative to the frame's carry, if any) */
+        const float start[3] = {k->sx[i], k->sy[i], k->sz[i]};
+        float from[3];
+        cloth_frame_step_carry(cloth, start, from);
+        const float vx = p->vx[i] - (k->tx[i] - from[0]) / dt, vy = p->vy[i] - (k->ty[i] - from[1]) / dt;
+        const float vz = p->vz[i] - (k->tz[i] - from[2]) / dt;
         const float out = (vx * nx + vy * ny) + vz * nz;
         if (out > 0.0f) {
             p->vx[i] -= out * nx;

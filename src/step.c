@@ -20,6 +20,7 @@
 #include "constraints/constraints.h"
 #include "curvature.h"
 #include "forces.h"
+#include "frame.h"
 #include "pins.h"
 #include "skin.h"
 #include "springs.h"
@@ -197,8 +198,10 @@ static cloth_status substep(cloth_t *cloth, cloth_step_view *view, uint32_t s, f
 {
     const cloth_integrator_vtable *vt = cloth->integ;
     view->substep = s;
+    cloth_frame_carry(cloth, s, view->substeps, view->h);
     cloth_pins_apply(cloth, s + 1u, view->substeps, dt);
     cloth_colliders_begin_substep(cloth, s + 1u, view->substeps, dt);
+    cloth_frame_relative_colliders(cloth, dt);
     cloth_status st = cloth_forces_begin(cloth);
     if (st != CLOTH_OK) {
         return st; /* a hook wrote NaN or infinity */
@@ -391,6 +394,7 @@ cloth_status cloth_step(cloth_t *cloth, float dt)
     } else {
         cloth_auto_adapt(cloth);
         cloth_skin_end_step(cloth);
+        cloth_frame_end_step(cloth);
     }
     cloth->busy = false;
     cloth_monitor_end_step(cloth, st, wall_start);

@@ -135,6 +135,9 @@ static void call_every_mutator(probe *p)
     BUSY(p, cloth_set_skin_targets(c, buf, 0u));
     BUSY(p, cloth_set_inverse_masses(c, buf, 0u));
     BUSY(p, cloth_set_particle_radius(c, 0.01f));
+    BUSY(p, cloth_set_frame(c, v3, NULL));
+    BUSY(p, cloth_set_inertia(c, 0.5f, 0.5f));
+    BUSY(p, cloth_teleport(c, v3, NULL));
     BUSY(p, cloth_set_max_distances(c, buf, 0u));
     memset(snap, 0, sizeof snap);
     BUSY(p, cloth_load_state(c, snap, sizeof snap));

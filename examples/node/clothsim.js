@@ -216,6 +216,11 @@ const C = {
   setVelocities: lib.func('int cloth_set_velocities(cloth_t *cloth, const float *src, size_t stride_bytes)'),
   pin: lib.func('int cloth_pin(cloth_t *cloth, uint32_t index, const float *target)'),
   unpin: lib.func('int cloth_unpin(cloth_t *cloth, uint32_t index)'),
+  // frame.h
+  setFrame: lib.func('int cloth_set_frame(cloth_t *cloth, const float *position, const float *rotation)'),
+  setInertia: lib.func('int cloth_set_inertia(cloth_t *cloth, float linear, float angular)'),
+  getInertia: lib.func('int cloth_get_inertia(const cloth_t *cloth, _Out_ float *linear, _Out_ float *angular)'),
+  teleport: lib.func('int cloth_teleport(cloth_t *cloth, const float *position, const float *rotation)'),
   // skin.h
   setSkinTargets: lib.func('int cloth_set_skin_targets(cloth_t *cloth, const float *positions, size_t stride_bytes)'),
   setMaxDistances: lib.func('int cloth_set_max_distances(cloth_t *cloth, const float *distances, size_t stride_bytes)'),
@@ -1146,6 +1151,29 @@ class Cloth {
 
   unpin(index) {
     check(C.unpin(this.handle, index), 'cloth_unpin');
+  }
+
+  // The frame the cloth is worn in at the end of the next step: position and
+  // a unit quaternion [x, y, z, w] (or null for unturned).
+  setFrame(position, rotation = null) {
+    check(C.setFrame(this.handle, vec3(position, 'position'), rotation === null ? null : quat(rotation, 'rotation')), 'cloth_set_frame');
+  }
+
+  // How much of the frame's travel and turn the cloth feels: 1 world space, 0 carried.
+  setInertia(linear, angular) {
+    check(C.setInertia(this.handle, linear, angular), 'cloth_set_inertia');
+  }
+
+  get inertia() {
+    const l = new Float32Array(1);
+    const a = new Float32Array(1);
+    check(C.getInertia(this.handle, l, a), 'cloth_get_inertia');
+    return { linear: l[0], angular: a[0] };
+  }
+
+  // Move the cloth, its pins, skin targets and colliders rigidly to a new frame pose at once.
+  teleport(position, rotation = null) {
+    check(C.teleport(this.handle, vec3(position, 'position'), rotation === null ? null : quat(rotation, 'rotation')), 'cloth_teleport');
   }
 
   // Where the animation puts every particle at the end of the next step

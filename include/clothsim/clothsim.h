@@ -19,6 +19,7 @@
 #include "smooth.h"
 #include "threads.h"
 #include "skin.h"
+#include "frame.h"
 
 #ifdef __cplusplus
 extern "C" {

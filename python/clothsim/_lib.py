@@ -437,6 +437,11 @@ SIGNATURES = {
     "cloth_set_velocities": (c_status, [c_cloth_p, c_float_p, _SZ]),
     # pins
     "cloth_pin": (c_status, [c_cloth_p, _U32, c_float_p]),
+    # frame.h
+    "cloth_set_frame": (c_status, [c_cloth_p, c_float_p, c_float_p]),
+    "cloth_set_inertia": (c_status, [c_cloth_p, _F, _F]),
+    "cloth_get_inertia": (c_status, [c_cloth_p, c_float_p, c_float_p]),
+    "cloth_teleport": (c_status, [c_cloth_p, c_float_p, c_float_p]),
     # skin.h
     "cloth_set_skin_targets": (c_status, [c_cloth_p, c_float_p, _SZ]),
     "cloth_set_max_distances": (c_status, [c_cloth_p, c_float_p, _SZ]),

@@ -624,6 +624,31 @@ class Cloth:
         i = _u32(index, "cloth_unpin", Status.ERR_OUT_OF_RANGE)
         check(lib().cloth_unpin(handle, i), "cloth_unpin")
 
+    def set_frame(self, position, rotation=None):
+        """Where the frame the cloth is worn in (a character's root) will be
+        at the end of the next step: position (m) and a unit quaternion
+        (x, y, z, w; None for unturned)."""
+        rot = None if rotation is None else _buffers.floats(rotation, 4, "rotation")
+        check(lib().cloth_set_frame(self._live(), _buffers.vec3(position, "position"), rot), "cloth_set_frame")
+
+    def set_inertia(self, linear, angular):
+        """How much of the frame's travel and turn the cloth feels, each in
+        [0, 1]: 1 (the default) world space, 0 carried with the frame."""
+        check(lib().cloth_set_inertia(self._live(), linear, angular), "cloth_set_inertia")
+
+    @property
+    def inertia(self):
+        """(linear, angular) as :meth:`set_inertia` set them."""
+        linear, angular = ctypes.c_float(), ctypes.c_float()
+        check(lib().cloth_get_inertia(self._live(), ctypes.byref(linear), ctypes.byref(angular)), "cloth_get_inertia")
+        return linear.value, angular.value
+
+    def teleport(self, position, rotation=None):
+        """Move the cloth, its pins, skin targets and colliders rigidly from
+        the frame's current pose to this one at once (frame.h)."""
+        rot = None if rotation is None else _buffers.floats(rotation, 4, "rotation")
+        check(lib().cloth_teleport(self._live(), _buffers.vec3(position, "position"), rot), "cloth_teleport")
+
     def set_skin_targets(self, positions):
         """Where the animation puts every particle at the end of the next
         step (n xyz triples, m): the skin targets of skin.h. A particle of

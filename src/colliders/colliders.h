@@ -23,5 +23,10 @@ uint32_t cloth_colliders_apply_range(cloth_t *cloth, uint32_t begin, uint32_t en
  * interleave contacts with their own constraints (cloth_step_view). */
 void cloth_colliders_apply_one(cloth_t *cloth, uint32_t i);
 void cloth_colliders_free(cloth_t *cloth);
+/* Move every collider rigidly (a teleport, frame.c): each pose's point p
+ * to `to + m (p - from)` and its orientation q to `turn q`; velocities turn
+ * with m. */
+void cloth_colliders_move_rigidly(cloth_t *cloth, const float m[9], const float turn[4], const float from[3],
+                                  const float to[3]);
 
 #endif /* CLOTHSIM_SRC_COLLIDERS_COLLIDERS_H */

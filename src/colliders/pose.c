@@ -4,6 +4,7 @@
  * (the way pins travel to their targets, pins.c).
  */
 #include "shapes.h"
+#include "colliders/colliders.h"
 
 bool cloth_quat_accept(const float in[4], float out[4])
 {
@@ -156,4 +157,35 @@ void cloth_perpendicular(const float e[3], float out[3])
     out[0] = c[0] * inv;
     out[1] = c[1] * inv;
     out[2] = c[2] * inv;
+}
+
+static void move_pose(cloth_pose *pose, const float m[9], const float turn[4], const float from[3], const float to[3])
+{
+    const float d[3] = {pose->p[0] - from[0], pose->p[1] - from[1], pose->p[2] - from[2]};
+    for (int r = 0; r < 3; ++r) {
+        pose->p[r] = to[r] + (m[3 * r] * d[0] + m[3 * r + 1] * d[1] + m[3 * r + 2] * d[2]);
+    }
+    float q[4];
+    quat_mul(turn, pose->q, q);
+    const float inv = 1.0f / sqrtf(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]);
+    for (int k = 0; k < 4; ++k) {
+        pose->q[k] = q[k] * inv;
+    }
+}
+
+void cloth_colliders_move_rigidly(cloth_t *cloth, const float m[9], const float turn[4], const float from[3],
+                                  const float to[3])
+{
+    for (uint32_t k = 0; k < cloth->collider_count; ++k) {
+        cloth_collider *c = &cloth->colliders[k];
+        move_pose(&c->from, m, turn, from, to);
+        move_pose(&c->to, m, turn, from, to);
+        move_pose(&c->at, m, turn, from, to);
+        quat_matrix(c->at.q, c->m);
+        const float v[3] = {c->v[0], c->v[1], c->v[2]}, w[3] = {c->w[0], c->w[1], c->w[2]};
+        for (int r = 0; r < 3; ++r) {
+            c->v[r] = m[3 * r] * v[0] + m[3 * r + 1] * v[1] + m[3 * r + 2] * v[2];
+            c->w[r] = m[3 * r] * w[0] + m[3 * r + 1] * w[1] + m[3 * r + 2] * w[2];
+        }
+    }
 }

@@ -905,7 +905,7 @@ static cloth_status setup_mesh(fz_world *w, fz *f)
     X(SNAPSHOT_CORRUPT) X(SNAPSHOT_FOREIGN) X(STATS) X(WATCHDOG) X(TETHERS) X(BENDING)             \
     X(PBD_PARAMS) X(SPRINGS) X(NULLS) X(STRAIN_LIMIT) X(TETHER_SCHEDULE) X(LEVEL_SWEEPS)            \
     X(CALLBACK) X(TASK_HOOKS) X(PIN_ALL) X(SMOOTH) X(SKIN_TARGETS) X(MAX_DISTANCES) X(TAPERED)    \
-    X(INVERSE_MASSES) X(PARTICLE_RADIUS)
+    X(INVERSE_MASSES) X(PARTICLE_RADIUS) X(FRAME) X(INERTIA) X(TELEPORT)
 #define FZ_OP_ENUM(name) OP_##name,
 #define FZ_OP_NAME(name) #name,
 enum op { FZ_OPS(FZ_OP_ENUM) OP_COUNT };
@@ -1365,6 +1365,25 @@ static void run_op(fz_world *w, fz *f, uint8_t op)
     case OP_MAX_DISTANCES: op_max_distances(w, f); break;
     case OP_INVERSE_MASSES: op_inverse_masses(w, f); break;
     case OP_PARTICLE_RADIUS: FZ_CALL(w, cloth_set_particle_radius(c, fz_float(f))); break;
+    case OP_INERTIA: {
+        const float l = fz_float(f);
+        FZ_CALL(w, cloth_set_inertia(c, l, fz_float(f)));
+        break;
+    }
+    case OP_FRAME:
+    case OP_TELEPORT: {
+        fz_vec(f, v, 3);
+        const uint8_t m = fz_u8(f);
+        if (m & 2u) { /* a proper unit quaternion about a fuzzed axis */
+            const float a = fz_float(f);
+            u[0] = 0.0f; u[1] = sinf(a); u[2] = 0.0f; u[3] = cosf(a);
+        } else {
+            fz_vec(f, u, 4);
+        }
+        const float *q = (m & 1u) ? NULL : u;
+        FZ_CALL(w, (op % OP_COUNT) == OP_FRAME ? cloth_set_frame(c, v, q) : cloth_teleport(c, v, q));
+        break;
+    }
     case OP_SNAPSHOT_ROUNDTRIP: op_snapshot_roundtrip(w, f); break;
     case OP_SNAPSHOT_CORRUPT: op_snapshot_corrupt(w, f); break;
     case OP_SNAPSHOT_FOREIGN: op_snapshot_foreign(w, f); break;

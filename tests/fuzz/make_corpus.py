@@ -341,6 +341,11 @@ seed("tapered", grid(10, 10) + op("TAPERED", vec(0, -0.2, 0), u8(0), vec(0.3, -0
 seed("masses", grid(8, 8) + op("SPHERE", vec(0, -0.3, 0), f(0.2)) + op("INVERSE_MASSES", f(2), f(0.01), u8(3), u8(5)) +
      FRAMES + op("INVERSE_MASSES", f(1), f("nan"), u8(0), u8(9)) + op("PARTICLE_RADIUS", f(0.02)) + FRAMES +
      op("PARTICLE_RADIUS", f(-1)) + op("SNAPSHOT_ROUNDTRIP", u8(1)))
+# a frame that runs and turns with the cloth half carried, then a teleport
+seed("frame", grid(8, 8) + op("PIN", idx(0), u8(1), vec(0, 0, 0)) + op("INERTIA", f(0.5), f(0)) +
+     op("FRAME", vec(0.1, 0, 0), u8(2), f(0.2)) + FRAMES + op("FRAME", vec(0.3, 0, 0.1), u8(2), f(0.6)) + FRAMES +
+     op("TELEPORT", vec(100, 0, 0), u8(2), f(1.5)) + FRAMES + op("INERTIA", f("nan"), f(0)) +
+     op("TELEPORT", vec(0, 0, 0), u8(0), vec(0, 0, 0, 2)))
 seed("readback_misaligned", grid(6, 6) + FRAMES + b"".join(op("READBACK", stride(x), u8(k))
                                                            for x in (0, 16, 28) for k in (1, 2, 3)))
 

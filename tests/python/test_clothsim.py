@@ -525,6 +525,14 @@ class TestMasses(unittest.TestCase, StatusAssertions):
             self.assertStatus(Status.ERR_INVALID_ARGUMENT, c.set_inverse_masses, [-1.0] * 9)
             with self.assertRaises(ValueError):
                 c.set_inverse_masses([1.0] * 8)
+            c.set_inertia(0.5, 0.25)
+            self.assertEqual(c.inertia, (0.5, 0.25))
+            self.assertStatus(Status.ERR_INVALID_ARGUMENT, c.set_inertia, 1.5, 0.0)
+            c.set_frame((0.0, 0.0, 0.1), (0.0, 0.0, 0.0, 1.0))
+            c.step(1 / 60)
+            c.teleport((100.0, 0.0, 0.0))
+            self.assertGreater(rows_of(c.positions())[0][0], 99.0)  # carried 100 m at once
+            self.assertStatus(Status.ERR_INVALID_ARGUMENT, c.teleport, (0.0, 0.0, 0.0), (0.0, 0.0, 0.0, 2.0))
             c.set_particle_radius(0.02)
             self.assertAlmostEqual(c.particle_radius, 0.02, places=7)
             self.assertStatus(Status.ERR_INVALID_ARGUMENT, c.set_particle_radius, math.nan)
