@@ -32,31 +32,6 @@ void cloth_frame_defaults(cloth_t *cloth)
     f->angular = 1.0f;
 }
 
-/* A unit quaternion from the host: NULL is unturned; otherwise finite and
- * of squared length within 1e-3 of 1 (as a collider's), normalised. */
-static bool quat_in(const float in[4], float out[4])
-{
-    if (in == NULL) {
-        out[0] = out[1] = out[2] = 0.0f;
-        out[3] = 1.0f;
-        return true;
-    }
-    if (!cloth_finite3(in) || !isfinite(in[3])) {
-        return false;
-    }
-    const double x = (double)in[0], y = (double)in[1], z = (double)in[2], w = (double)in[3];
-    const double n2 = x * x + y * y + z * z + w * w;
-    if (!(fabs(n2 - 1.0) <= 1e-3)) {
-        return false;
-    }
-    const double inv = 1.0 / sqrt(n2);
-    out[0] = (float)(x * inv);
-    out[1] = (float)(y * inv);
-    out[2] = (float)(z * inv);
-    out[3] = (float)(w * inv);
-    return true;
-}
-
 /* The rotation taking q0 to q1 (q1 q0^-1, the shorter way) as a unit axis
  * and an angle in [0, pi]. */
 static void turn_between(const float q0[4], const float q1[4], double axis[3], double *angle)
@@ -226,7 +201,7 @@ cloth_status cloth_set_frame(cloth_t *cloth, const float position[3], const floa
         return CLOTH_ERR_BUSY;
     }
     float q[4];
-    if (cloth == NULL || position == NULL || !cloth_finite3(position) || !quat_in(rotation_q, q)) {
+    if (cloth == NULL || position == NULL || !cloth_finite3(position) || !cloth_quat_accept(rotation_q, q)) {
         return CLOTH_ERR_INVALID_ARGUMENT;
     }
     memcpy(cloth->frame.p1, position, sizeof cloth->frame.p1);
@@ -306,7 +281,7 @@ cloth_status cloth_teleport(cloth_t *cloth, const float position[3], const float
         return CLOTH_ERR_BUSY;
     }
     float q[4];
-    if (cloth == NULL || position == NULL || !cloth_finite3(position) || !quat_in(rotation_q, q)) {
+    if (cloth == NULL || position == NULL || !cloth_finite3(position) || !cloth_quat_accept(rotation_q, q)) {
         return CLOTH_ERR_INVALID_ARGUMENT;
     }
     cloth_frame *f = &cloth->frame;

@@ -23,6 +23,12 @@ uint32_t cloth_colliders_apply_range(cloth_t *cloth, uint32_t begin, uint32_t en
  * interleave contacts with their own constraints (cloth_step_view). */
 void cloth_colliders_apply_one(cloth_t *cloth, uint32_t i);
 void cloth_colliders_free(cloth_t *cloth);
+/* A unit quaternion from the host (pose.c; colliders and the cloth's
+ * frame): `in` NULL gives the identity; otherwise it must be finite with a
+ * squared length within CLOTH_QUAT_TOLERANCE of 1, and is normalised into
+ * `out`. */
+#define CLOTH_QUAT_TOLERANCE 1e-3f
+bool cloth_quat_accept(const float in[4], float out[4]);
 /* Move every collider rigidly (a teleport, frame.c): each pose's point p
  * to `to + m (p - from)` and its orientation q to `turn q`; velocities turn
  * with m. */

@@ -11,6 +11,7 @@
 #define CLOTHSIM_COLLIDERS_SHAPES_H
 
 #include "cloth_internal.h"
+#include "colliders/colliders.h"
 #include "kernels/kernels.h"
 
 /* Whether point p (shape frame) lies closer than the thickness to the solid,
@@ -49,11 +50,7 @@ void cloth_vector_pass_prepare(const cloth_t *cloth, const cloth_collider *c, cl
  * it starts at rest at that frame with thickness 0 and friction 0. */
 cloth_status cloth_collider_add(cloth_t *cloth, const cloth_collider *shape, cloth_collider_id *out);
 
-/* pose.c */
-/* `in` NULL gives the identity; otherwise it must be finite with a squared
- * length within CLOTH_QUAT_TOLERANCE of 1, and is normalised into `out`. */
-#define CLOTH_QUAT_TOLERANCE 1e-3f
-bool cloth_quat_accept(const float in[4], float out[4]);
+/* pose.c (cloth_quat_accept() is in colliders/colliders.h) */
 /* Place the collider at fraction substep/substeps of its way from `from` to
  * `to` over a step of dt seconds: `at`, its matrix and its velocities. */
 void cloth_collider_place(cloth_collider *c, uint32_t substep, uint32_t substeps, float dt);
