@@ -6,9 +6,10 @@ the quality bar at this size, and that 1 and 2 threads gave the same result
 the last printed digit). The same cloth as a mesh (--mesh) and as an
 irregular Delaunay mesh (--delaunay) prints its line with its scene's name
 and the same figures on 1 and 2 threads. With bench/cape as well: a 12 x 12 cape against
-two capsules for a few steps prints its line, with a time and contacts.
+two capsules for a few steps prints its line, with a time and contacts; and
+bench/character: a skinned 8 x 8 cape on the running figure prints its line.
 
-Usage: smoke_test.py path/to/drape [path/to/cape]
+Usage: smoke_test.py path/to/drape [path/to/cape [path/to/character]]
 """
 import json
 import subprocess
@@ -72,6 +73,17 @@ if len(sys.argv) > 2:
         failures.append("cape: no time or no contacts: %s" % line)
     else:
         print("cape 12 x 12, 2 capsules: %.1f us a step, %d contacts" % (line["us_per_step"], line["contacts"]))
+if len(sys.argv) > 3:
+    worn = subprocess.run([sys.argv[3], "--rows", "8", "--runs", "1", "--frames", "10", "--inertia", "0.5"],
+                          check=True, capture_output=True, text=True).stdout
+    line = json.loads(worn.strip().splitlines()[-1])
+    missing = [f for f in ("particles", "shapes", "ms_per_frame", "substeps", "max_strain") if f not in line]
+    if missing:
+        failures.append("character: missing %s" % missing)
+    elif not (line["ms_per_frame"] > 0 and line["particles"] == 64 and line["max_strain"] < 0.2):
+        failures.append("character: no time, or a torn cape: %s" % line)
+    else:
+        print("character 8 x 8: %.3f ms a frame, worst link %.3f" % (line["ms_per_frame"], line["max_strain"]))
 for f in failures:
     print("FAIL: " + f)
 sys.exit(1 if failures else 0)
