@@ -170,6 +170,11 @@ void cloth_frame_relative_colliders(cloth_t *cloth, float dt)
         for (int q = 0; q < 3; ++q) {
             c->v[q] -= (carried[q] - c->from.p[q]) / dt;
             c->w[q] -= f->cw[q];
+            /* a frame thrown too far for a float: no velocity, as a
+             * collider's own jump (pose.c); the step then fails its
+             * finite check, but the collider stays a valid state */
+            c->v[q] = isfinite(c->v[q]) ? c->v[q] : 0.0f;
+            c->w[q] = isfinite(c->w[q]) ? c->w[q] : 0.0f;
         }
     }
 }

@@ -197,7 +197,7 @@ static double carried(float inertia)
 {
     const pose f0 = running(0.0, true), rest = running(0.0, false), origin = {{0.0, 0.0, 0.0}, 0.0};
     rig a = make(&origin, 0.3f), b = make(&rest, 0.3f);
-    double gap = INFINITY;
+    double gap = HUGE_VAL;
     if (a.cloth != NULL && b.cloth != NULL) {
         /* made about the frame's first pose (the origin), then taken with
          * its pins and ball to where the body starts */
