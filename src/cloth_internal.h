@@ -251,6 +251,10 @@ cloth_status cloth_do_set_tether_schedule(cloth_t *cloth, cloth_tether_schedule 
 uint32_t cloth_do_triangle_count(const cloth_t *cloth);
 uint32_t cloth_do_spring_count(const cloth_t *cloth);
 void cloth_do_destroy(cloth_t *cloth);
+/* state.c: a host's strided xyz buffer (stride checked by cloth_stride_ok())
+ * read into three arrays, and whether all of it is finite. */
+bool cloth_read3_finite(const cloth_t *cloth, const float *src, size_t stride_bytes);
+void cloth_read3(const cloth_t *cloth, float *ax, float *ay, float *az, const float *src, size_t stride_bytes);
 cloth_status cloth_do_set_watchdog(cloth_t *cloth, float max_strain, float max_kinetic_energy, cloth_watchdog_action action);
 
 /* Pins or inverse masses changed: what is made from them is made again at the next step. */

@@ -57,14 +57,22 @@ static void turn_between(const float q0[4], const float q1[4], double axis[3], d
     }
 }
 
-/* Row-major rotation by `angle` about unit `axis` (Rodrigues). */
-static void rotation(const double axis[3], double angle, float m[9])
+/* Row-major rotation by `angle` about unit `axis` (Rodrigues), and the
+ * same rounded once to float. */
+static void rotation(const double axis[3], double angle, double r[9])
 {
     const double c = cos(angle), s = sin(angle), t = 1.0 - c;
     const double x = axis[0], y = axis[1], z = axis[2];
-    const double r[9] = {t * x * x + c,     t * x * y - s * z, t * x * z + s * y,
+    const double m[9] = {t * x * x + c,     t * x * y - s * z, t * x * z + s * y,
                          t * x * y + s * z, t * y * y + c,     t * y * z - s * x,
                          t * x * z - s * y, t * y * z + s * x, t * z * z + c};
+    memcpy(r, m, sizeof m);
+}
+
+static void rotation_f(const double axis[3], double angle, float m[9])
+{
+    double r[9];
+    rotation(axis, angle, r);
     for (int k = 0; k < 9; ++k) {
         m[k] = (float)r[k];
     }
@@ -99,12 +107,7 @@ static void substep_carry(const cloth_frame *f, uint32_t s, uint32_t n, double m
         ps[k] = (double)f->p0[k] + d * (double)s / (double)n;
         t[k] = (1.0 - (double)f->linear) * d / (double)n;
     }
-    const double c = cos(*part), sn = sin(*part), u = 1.0 - c;
-    const double x = axis[0], y = axis[1], z = axis[2];
-    const double r[9] = {u * x * x + c,      u * x * y - sn * z, u * x * z + sn * y,
-                         u * x * y + sn * z, u * y * y + c,      u * y * z - sn * x,
-                         u * x * z - sn * y, u * y * z + sn * x, u * z * z + c};
-    memcpy(m, r, sizeof r);
+    rotation(axis, *part, m);
 }
 
 void cloth_frame_carry(cloth_t *cloth, uint32_t s, uint32_t n, float h)
@@ -294,7 +297,7 @@ cloth_status cloth_teleport(cloth_t *cloth, const float position[3], const float
     turn_between(f->q0, q, axis, &angle);
     float m[9];
     const float zero[3] = {0.0f, 0.0f, 0.0f}, o[3] = {f->p0[0], f->p0[1], f->p0[2]};
-    rotation(axis, angle, m);
+    rotation_f(axis, angle, m);
     if (!teleport_finite(cloth, m, o, position)) {
         return CLOTH_ERR_INVALID_ARGUMENT;
     }

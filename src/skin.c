@@ -79,13 +79,8 @@ cloth_status cloth_set_skin_targets(cloth_t *cloth, const float *positions, size
     if (cloth == NULL || positions == NULL || !cloth_stride_ok(&stride_bytes, cloth->count, 3u * sizeof(float))) {
         return CLOTH_ERR_INVALID_ARGUMENT;
     }
-    const unsigned char *in = (const unsigned char *)positions;
-    for (uint32_t i = 0; i < cloth->count; ++i) {
-        float v[3];
-        memcpy(v, in + (size_t)i * stride_bytes, sizeof v);
-        if (!cloth_finite3(v)) {
-            return CLOTH_ERR_INVALID_ARGUMENT;
-        }
+    if (!cloth_read3_finite(cloth, positions, stride_bytes)) {
+        return CLOTH_ERR_INVALID_ARGUMENT;
     }
     const bool first = cloth->skin.block == NULL;
     const cloth_status s = cloth_skin_reserve(cloth);
@@ -93,29 +88,17 @@ cloth_status cloth_set_skin_targets(cloth_t *cloth, const float *positions, size
         return s;
     }
     cloth_skin *k = &cloth->skin;
-    for (uint32_t i = 0; i < cloth->count; ++i) {
-        float v[3];
-        memcpy(v, in + (size_t)i * stride_bytes, sizeof v);
-        k->tx[i] = v[0];
-        k->ty[i] = v[1];
-        k->tz[i] = v[2];
-        if (first) {
-            /* the first targets are where the motion starts */
-            k->sx[i] = v[0];
-            k->sy[i] = v[1];
-            k->sz[i] = v[2];
-        }
+    cloth_read3(cloth, k->tx, k->ty, k->tz, positions, stride_bytes);
+    if (first) {
+        /* the first targets are where the motion starts */
+        const size_t plane = (size_t)cloth->count * sizeof(float);
+        memcpy(k->sx, k->tx, plane);
+        memcpy(k->sy, k->ty, plane);
+        memcpy(k->sz, k->tz, plane);
     }
     k->moving = !first;
     move_skin_pins(cloth);
     return CLOTH_OK;
-}
-
-static float read_distance(const unsigned char *in, size_t stride_bytes, uint32_t i)
-{
-    float d;
-    memcpy(&d, in + (size_t)i * stride_bytes, sizeof d);
-    return d;
 }
 
 cloth_status cloth_set_max_distances(cloth_t *cloth, const float *distances, size_t stride_bytes)
@@ -126,10 +109,9 @@ cloth_status cloth_set_max_distances(cloth_t *cloth, const float *distances, siz
     if (cloth == NULL || distances == NULL || !cloth_stride_ok(&stride_bytes, cloth->count, sizeof(float))) {
         return CLOTH_ERR_INVALID_ARGUMENT;
     }
-    const unsigned char *in = (const unsigned char *)distances;
     uint32_t new_pins = 0u;
     for (uint32_t i = 0; i < cloth->count; ++i) {
-        const float d = read_distance(in, stride_bytes, i);
+        const float d = cloth_stride_float(distances, stride_bytes, i);
         if (!(d >= 0.0f)) {
             return CLOTH_ERR_INVALID_ARGUMENT; /* negative or NaN; +inf is free */
         }
@@ -152,7 +134,7 @@ cloth_status cloth_set_max_distances(cloth_t *cloth, const float *distances, siz
     }
     cloth_skin *k = &cloth->skin;
     for (uint32_t i = 0; i < cloth->count; ++i) {
-        const float d = read_distance(in, stride_bytes, i);
+        const float d = cloth_stride_float(distances, stride_bytes, i);
         if (d == 0.0f) {
             const float target[3] = {k->tx[i], k->ty[i], k->tz[i]};
             (void)cloth_do_pin(cloth, i, target); /* room reserved above */

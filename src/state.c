@@ -20,7 +20,7 @@ static void write3(const cloth_t *cloth, const float *ax, const float *ay, const
     }
 }
 
-static bool read3_finite(const cloth_t *cloth, const float *src, size_t stride_bytes)
+bool cloth_read3_finite(const cloth_t *cloth, const float *src, size_t stride_bytes)
 {
     const unsigned char *in = (const unsigned char *)src;
     for (uint32_t i = 0; i < cloth->count; ++i) {
@@ -33,7 +33,7 @@ static bool read3_finite(const cloth_t *cloth, const float *src, size_t stride_b
     return true;
 }
 
-static void read3(const cloth_t *cloth, float *ax, float *ay, float *az, const float *src,
+void cloth_read3(const cloth_t *cloth, float *ax, float *ay, float *az, const float *src,
                   size_t stride_bytes)
 {
     const unsigned char *in = (const unsigned char *)src;
@@ -82,10 +82,10 @@ cloth_status cloth_set_positions(cloth_t *cloth, const float *src, size_t stride
     if (cloth_busy(cloth)) {
         return CLOTH_ERR_BUSY;
     }
-    if (!buffer_ok(cloth, src, &stride_bytes) || !read3_finite(cloth, src, stride_bytes)) {
+    if (!buffer_ok(cloth, src, &stride_bytes) || !cloth_read3_finite(cloth, src, stride_bytes)) {
         return CLOTH_ERR_INVALID_ARGUMENT;
     }
-    read3(cloth, cloth->p.x, cloth->p.y, cloth->p.z, src, stride_bytes);
+    cloth_read3(cloth, cloth->p.x, cloth->p.y, cloth->p.z, src, stride_bytes);
     return CLOTH_OK;
 }
 
@@ -94,10 +94,10 @@ cloth_status cloth_set_velocities(cloth_t *cloth, const float *src, size_t strid
     if (cloth_busy(cloth)) {
         return CLOTH_ERR_BUSY;
     }
-    if (!buffer_ok(cloth, src, &stride_bytes) || !read3_finite(cloth, src, stride_bytes)) {
+    if (!buffer_ok(cloth, src, &stride_bytes) || !cloth_read3_finite(cloth, src, stride_bytes)) {
         return CLOTH_ERR_INVALID_ARGUMENT;
     }
-    read3(cloth, cloth->p.vx, cloth->p.vy, cloth->p.vz, src, stride_bytes);
+    cloth_read3(cloth, cloth->p.vx, cloth->p.vy, cloth->p.vz, src, stride_bytes);
     return CLOTH_OK;
 }
 
@@ -109,16 +109,14 @@ cloth_status cloth_set_inverse_masses(cloth_t *cloth, const float *inverse_masse
     if (cloth == NULL || inverse_masses == NULL || !cloth_stride_ok(&stride_bytes, cloth->count, sizeof(float))) {
         return CLOTH_ERR_INVALID_ARGUMENT;
     }
-    const unsigned char *in = (const unsigned char *)inverse_masses;
     for (uint32_t i = 0; i < cloth->count; ++i) {
-        float w;
-        memcpy(&w, in + (size_t)i * stride_bytes, sizeof w);
+        const float w = cloth_stride_float(inverse_masses, stride_bytes, i);
         if (!(w >= 0.0f) || !isfinite(w)) {
             return CLOTH_ERR_INVALID_ARGUMENT;
         }
     }
     for (uint32_t i = 0; i < cloth->count; ++i) {
-        memcpy(&cloth->p.w[i], in + (size_t)i * stride_bytes, sizeof(float));
+        cloth->p.w[i] = cloth_stride_float(inverse_masses, stride_bytes, i);
     }
     cloth_pins_set_free_mass(cloth); /* pinned ones keep 0 and get theirs on release */
     cloth_masses_changed(cloth);

@@ -11,6 +11,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 /*
  * Whether `*stride_bytes` is a usable distance between `count` records of
@@ -40,6 +41,16 @@ static inline bool cloth_stride_ok(size_t *stride_bytes, uint32_t count, size_t 
     }
     *stride_bytes = stride;
     return true;
+}
+
+/* Float i of a host buffer of one float per record, `stride_bytes` apart
+ * (checked by cloth_stride_ok()), read through memcpy: the buffer may sit
+ * at any byte address. */
+static inline float cloth_stride_float(const void *buf, size_t stride_bytes, uint32_t i)
+{
+    float v;
+    memcpy(&v, (const unsigned char *)buf + (size_t)i * stride_bytes, sizeof v);
+    return v;
 }
 
 #endif /* CLOTHSIM_PLATFORM_STRIDE_H */
