@@ -61,8 +61,13 @@ typedef enum cloth_collider_kind {
     CLOTH_COLLIDER_CAPSULE,
     CLOTH_COLLIDER_CYLINDER,
     CLOTH_COLLIDER_TORUS,
-    CLOTH_COLLIDER_TAPERED_CAPSULE
+    CLOTH_COLLIDER_TAPERED_CAPSULE,
+    CLOTH_COLLIDER_CONVEX,
+    CLOTH_COLLIDER_TRIANGLE_MESH
 } cloth_collider_kind;
+
+/* A triangle-mesh collider's copy of the host's mesh (colliders/triangle_mesh.c). */
+typedef struct cloth_collider_mesh cloth_collider_mesh;
 
 /* Where a collider's frame stands: origin (m), orientation (unit quaternion xyzw). */
 typedef struct cloth_pose {
@@ -85,6 +90,11 @@ typedef struct cloth_collider {
     cloth_pose from, to, at;
     float m[9];
     float v[3], w[3];
+    /* what the collider owns (freed with it): a convex hull's planes
+     * (nx, ny, nz, d) in its frame, a triangle mesh's copy */
+    float *planes;
+    uint32_t plane_count;
+    cloth_collider_mesh *mesh;
 } cloth_collider;
 
 /* The frame the cloth is worn in and its inertia (frame.c). */

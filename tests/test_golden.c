@@ -18,6 +18,7 @@
  */
 #define _POSIX_C_SOURCE 200809L /* setenv */
 
+#include "test_box_mesh.h"
 #include "test_util.h"
 
 #include <clothsim/integrators.h>
@@ -221,6 +222,52 @@ static void limbs_frame(cloth_t *c, int f)
     CHECK_OK(cloth_set_collider_transform(c, forearm, arm_at, arm_turn));
 }
 
+/* Hulls and meshes: a wedge of five planes rising and turning under the
+ * cloth with friction, and a closed mesh box that grows (its vertices
+ * moved every frame) and drifts up with thickness and friction, with the
+ * defaults. */
+static cloth_collider_id wedge, crate; /* of the cloth being run */
+static box_mesh crate_mesh;
+
+static void hulls(cloth_t *c)
+{
+    /* a roof ridge along z: two slopes, two ends, a floor */
+    const float s = 0.7071068f;
+    const float planes[20] = {s, s, 0, -0.1f, -s, s, 0, -0.1f, 0, 0, 1, -0.3f, 0, 0, -1, -0.3f, 0, -1, 0, -0.2f};
+    CHECK_OK(cloth_add_convex(c, planes, 5u, &wedge));
+    CHECK_OK(cloth_set_collider_friction(c, wedge, 0.4f));
+    const float centre[3] = {0.25f, -0.3f, 0.2f}, half[3] = {0.12f, 0.1f, 0.15f};
+    box_mesh_free(&crate_mesh);
+    CHECK(box_mesh_make(&crate_mesh, 3u, centre, half));
+    CHECK_OK(cloth_add_triangle_mesh(c, crate_mesh.vertices, 0, crate_mesh.vertex_count, crate_mesh.indices,
+                                     crate_mesh.triangle_count, &crate));
+    CHECK_OK(cloth_set_collider_friction(c, crate, 0.5f));
+    CHECK_OK(cloth_set_collider_thickness(c, crate, 0.01f));
+    CHECK_OK(cloth_pin(c, 0u, NULL));
+}
+
+static void hulls_frame(cloth_t *c, int f)
+{
+    const float t = (float)f / 60.0f, h = 0.5f * t;
+    const float wedge_at[3] = {-0.2f, -0.25f + 0.4f * t, -0.1f};
+    const float wedge_turn[4] = {0.0f, 0.6f * sinf(0.5f * h), 0.8f * sinf(0.5f * h), cosf(0.5f * h)};
+    CHECK_OK(cloth_set_collider_transform(c, wedge, wedge_at, wedge_turn));
+    /* the crate swells by a quarter about its own centre and rises */
+    const uint32_t n = crate_mesh.vertex_count;
+    float *v = malloc(sizeof(float) * 3u * n);
+    if (v != NULL) {
+        const float grow = 1.0f + 0.25f * t, centre[3] = {0.25f, -0.3f + 0.3f * t, 0.2f};
+        for (uint32_t i = 0; i < n; ++i) {
+            for (int k = 0; k < 3; ++k) {
+                const float base = k == 1 ? -0.3f : (k == 0 ? 0.25f : 0.2f);
+                v[3u * i + (uint32_t)k] = centre[k] + (crate_mesh.vertices[3u * i + (uint32_t)k] - base) * grow;
+            }
+        }
+        CHECK_OK(cloth_set_triangle_mesh_vertices(c, crate, v, 0));
+    }
+    free(v);
+}
+
 /* The 0.2 settings (explicit integrators' closed forms) with a ball, at
  * the automatic substeps (the stability bound for explicit integrators). */
 static void plain(cloth_t *c)
@@ -255,6 +302,8 @@ static const scene k_scenes[] = {
     {"ellipsoids 12x70", ellipsoids, -70, CLOTH_INTEGRATOR_XPBD, ellipsoids_frame},
     {"limbs 30x30", limbs, 30, CLOTH_INTEGRATOR_XPBD, limbs_frame},
     {"limbs 12x70", limbs, -70, CLOTH_INTEGRATOR_XPBD, limbs_frame},
+    {"hulls and meshes 30x30", hulls, 30, CLOTH_INTEGRATOR_XPBD, hulls_frame},
+    {"hulls and meshes 12x70", hulls, -70, CLOTH_INTEGRATOR_XPBD, hulls_frame},
 };
 enum { SCENES = sizeof k_scenes / sizeof k_scenes[0] };
 
@@ -327,6 +376,7 @@ int main(int argc, char **argv)
             printf("    0x%016llxull, /* %s */\n", (unsigned long long)run(&k_scenes[i], 1u), k_scenes[i].name);
         }
         printf("};\n");
+        box_mesh_free(&crate_mesh);
         return test_failures == 0 ? 0 : 1;
     }
 #ifndef GOLDEN_TABLE
@@ -388,6 +438,7 @@ int main(int argc, char **argv)
     } else {
         unsetenv("CLOTHSIM_SIMD");
     }
+    box_mesh_free(&crate_mesh);
     printf("%d checks, %d failed\n", test_checks, test_failures);
     return test_failures == 0 ? 0 : 1;
 #endif

@@ -125,6 +125,89 @@ CLOTH_API cloth_status cloth_add_tapered_capsule(cloth_t *cloth, const float a[3
                                                  float radius_b, cloth_collider_id *out);
 
 /**
+ * Add a convex hull given as `plane_count` planes (4 to 64), each four
+ * floats (nx, ny, nz, d): the solid is where n.x + d is at most 0 for
+ * every plane, so each unit normal points out of it. A box of half-sizes
+ * hx, hy, hz about the origin is the six planes (1, 0, 0, -hx),
+ * (-1, 0, 0, -hx), (0, 1, 0, -hy), (0, -1, 0, -hy), (0, 0, 1, -hz) and
+ * (0, 0, -1, -hz). The planes are copied.
+ *
+ * The planes are the shape in its own frame, whose reference point starts
+ * at the world's origin, unturned: a hull given in world coordinates starts
+ * where it was given, and one given in a bone's coordinates follows the
+ * bone when cloth_set_collider_transform() is given the bone's pose.
+ *
+ * A particle inside leaves through the nearest face. One outside within the
+ * thickness of the solid is pushed out along the normal of the face it lies
+ * farthest out of, so the thickness grows the hull with sharp edges and
+ * corners (as the cylinder's rims; NvCloth's convexes do the same). Like
+ * every shape it takes a vector pass.
+ * @return ::CLOTH_ERR_INVALID_ARGUMENT for NULL pointers, fewer than 4 or more
+ *         than 64 planes, a non-finite value, a normal whose squared length
+ *         is not within 1e-3 of 1, or planes that bound no solid or an
+ *         unbounded one (a slab, an open prism);
+ *         ::CLOTH_ERR_OUT_OF_MEMORY if the copy or the table cannot grow.
+ */
+CLOTH_API cloth_status cloth_add_convex(cloth_t *cloth, const float *planes, uint32_t plane_count,
+                                        cloth_collider_id *out);
+
+/**
+ * Add a triangle mesh, closed (a body, a box) or open (a ground, a roof):
+ * `vertex_count` points, `stride_bytes` apart (0 for packed xyz, else a
+ * multiple of 4 of at least 12), and `triangle_count` triangles of three
+ * indices each. The cloth stays on the side the triangles face: the side
+ * from which their corners run counter-clockwise. The mesh is copied and,
+ * like cloth_add_convex()'s planes, described in its own frame, which
+ * starts at the world's origin unturned.
+ *
+ * A particle in front of the surface and closer than the thickness, or
+ * behind it but less than the mesh's mean edge length deep, goes to the
+ * nearest point of the surface moved out by the thickness (edges and
+ * corners are rounded by it). Inside and outside are told apart by the
+ * angle-weighted pseudo-normals of the surface, exact for a closed mesh. A
+ * particle that gets deeper than the mean edge length behind the surface
+ * between two collision passes is not seen: keep the relative travel per
+ * substep below it (colliders.h's note on motion). The triangles near a
+ * particle are found through a grid built here; the query runs particle by
+ * particle at every vector level (the same bits at each). Allocates: the
+ * copy, its normals and grid (about 100 bytes a triangle).
+ * @return ::CLOTH_ERR_INVALID_ARGUMENT for NULL pointers, fewer than 3
+ *         vertices or no triangle, more than 2^24 of either, a bad stride, a
+ *         non-finite vertex, an index out of range, or a degenerate
+ *         triangle (zero area, repeated corners);
+ *         ::CLOTH_ERR_OUT_OF_MEMORY if the copy or the table cannot grow.
+ */
+CLOTH_API cloth_status cloth_add_triangle_mesh(cloth_t *cloth, const float *vertices, size_t stride_bytes,
+                                               uint32_t vertex_count, const uint32_t *indices,
+                                               uint32_t triangle_count, cloth_collider_id *out);
+
+/**
+ * Deform a triangle-mesh collider: new positions (in its frame) for each of
+ * its vertices, same triangles, strided as cloth_add_triangle_mesh()'s. The
+ * vertices get there at the end of the next cloth_step(), each moving in a
+ * straight line over its substeps, and their velocity enters the response
+ * and the friction as a moving collider's does, so a skinned body mesh
+ * carries the cloth it touches. Call it once per frame before the step; a
+ * second call before the step replaces the target. May allocate (when the
+ * grid over the moving triangles must grow); on failure nothing changes.
+ * @return ::CLOTH_ERR_INVALID_ARGUMENT for NULL pointers, a collider that is
+ *         not a triangle mesh, a bad stride, a non-finite vertex or one that
+ *         makes a triangle degenerate; ::CLOTH_ERR_OUT_OF_RANGE for an
+ *         unknown or removed id; ::CLOTH_ERR_OUT_OF_MEMORY.
+ */
+CLOTH_API cloth_status cloth_set_triangle_mesh_vertices(cloth_t *cloth, cloth_collider_id id, const float *vertices,
+                                                        size_t stride_bytes);
+
+/**
+ * The vertices a triangle-mesh collider is heading for (where they are
+ * after the next step, and now if they are not being moved), in its frame,
+ * strided as cloth_add_triangle_mesh()'s.
+ * @return as cloth_set_triangle_mesh_vertices().
+ */
+CLOTH_API cloth_status cloth_get_triangle_mesh_vertices(const cloth_t *cloth, cloth_collider_id id,
+                                                        float *vertices, size_t stride_bytes);
+
+/**
  * Add a finite cylinder with flat end caps: the solid within `radius` metres
  * (> 0) of the axis from `a` (centre of one cap) to `b` (centre of the other),
  * a round table or a post. Its rims are sharp; a thickness rounds them.

@@ -8,6 +8,7 @@
 #include "shapes.h"
 #include "colliders/colliders.h"
 #include "kernels/kernels.h"
+#include "mesh_collider.h"
 
 static cloth_shape_fn shape_of(cloth_collider_kind kind)
 {
@@ -26,8 +27,12 @@ static cloth_shape_fn shape_of(cloth_collider_kind kind)
         return cloth_shape_torus;
     case CLOTH_COLLIDER_TAPERED_CAPSULE:
         return cloth_shape_tapered_capsule;
+    case CLOTH_COLLIDER_CONVEX:
+        return cloth_shape_convex;
+    case CLOTH_COLLIDER_TRIANGLE_MESH:
+        break; /* query() asks the mesh, which also gives its surface's own velocity */
     }
-    return cloth_shape_sphere; /* unreachable: kinds are set by the add functions */
+    return cloth_shape_sphere;
 }
 
 void cloth_colliders_begin_substep(cloth_t *cloth, uint32_t substep, uint32_t substeps, float dt)
@@ -40,6 +45,9 @@ void cloth_colliders_begin_substep(cloth_t *cloth, uint32_t substep, uint32_t su
             c->from = c->at;
         }
         cloth_collider_place(c, substep, substeps, dt);
+        if (c->mesh != NULL) {
+            cloth_mesh_collider_place(c->mesh, substep, substeps, dt);
+        }
     }
 }
 
@@ -47,6 +55,9 @@ void cloth_colliders_rewind(cloth_t *cloth)
 {
     for (uint32_t k = 0; k < cloth->collider_count; ++k) {
         cloth->colliders[k].at = cloth->colliders[k].from;
+        if (cloth->colliders[k].mesh != NULL) {
+            cloth_mesh_collider_rewind(cloth->colliders[k].mesh);
+        }
     }
 }
 
@@ -170,7 +181,19 @@ static void from_frame(const cloth_collider *c, const float local[3], float arm[
  * point at distance rho from it ends up to s^2 / (2 rho) inside. */
 static bool tangent_can_enter(cloth_collider_kind kind)
 {
-    return kind == CLOTH_COLLIDER_TORUS;
+    return kind == CLOTH_COLLIDER_TORUS || kind == CLOTH_COLLIDER_TRIANGLE_MESH;
+}
+
+/* The shape's answer, and the velocity of its surface point in the frame
+ * beyond the frame's own motion (a deforming mesh's; 0 for rigid shapes). */
+static bool query(const cloth_collider *c, cloth_shape_fn shape, const float p[3], float out[3], float n[3],
+                  float vel[3])
+{
+    if (c->kind == CLOTH_COLLIDER_TRIANGLE_MESH) {
+        return cloth_shape_triangle_mesh(c, p, out, n, vel);
+    }
+    vel[0] = vel[1] = vel[2] = 0.0f;
+    return shape(c, p, out, n);
 }
 
 /* Whether the collider touched particle i. */
@@ -179,8 +202,8 @@ static bool collide(cloth_t *cloth, const cloth_collider *c, cloth_shape_fn shap
     const float *m = c->m;
     float local[3];
     to_frame(cloth, c, i, local);
-    float out[3], nl[3];
-    if (!shape(c, local, out, nl)) {
+    float out[3], nl[3], vl[3];
+    if (!query(c, shape, local, out, nl, vl)) {
         return false;
     }
     float arm[3], n[3], x[3], vs[3];
@@ -192,6 +215,11 @@ static bool collide(cloth_t *cloth, const cloth_collider *c, cloth_shape_fn shap
     vs[0] = c->v[0] + c->w[1] * arm[2] - c->w[2] * arm[1];
     vs[1] = c->v[1] + c->w[2] * arm[0] - c->w[0] * arm[2];
     vs[2] = c->v[2] + c->w[0] * arm[1] - c->w[1] * arm[0];
+    if (c->mesh != NULL) {
+        for (int r = 0; r < 3; ++r) {
+            vs[r] += m[3 * r] * vl[0] + m[3 * r + 1] * vl[1] + m[3 * r + 2] * vl[2];
+        }
+    }
     if (resolve(cloth, i, x, n, vs, c->friction) && tangent_can_enter(c->kind)) {
         /* Friction took the particle back along the tangent plane at x,
          * which on a saddle can end inside: ask the shape again and, if it
@@ -201,7 +229,7 @@ static bool collide(cloth_t *cloth, const cloth_collider *c, cloth_shape_fn shap
          * at x, and the normal there and here differ by the small angle
          * the take-back subtends at the centre of curvature. */
         to_frame(cloth, c, i, local);
-        if (shape(c, local, out, nl)) {
+        if (query(c, shape, local, out, nl, vl)) {
             from_frame(c, out, arm, x);
             cloth->p.x[i] = x[0];
             cloth->p.y[i] = x[1];
@@ -227,6 +255,10 @@ static float solid_radius(const cloth_collider *c)
         return c->size[0] + c->size[1];
     case CLOTH_COLLIDER_TAPERED_CAPSULE:
         return fmaxf(c->size[0], c->size[1]);
+    case CLOTH_COLLIDER_CONVEX:
+        return c->size[0]; /* the farthest vertex */
+    case CLOTH_COLLIDER_TRIANGLE_MESH:
+        return c->size[0] + c->mesh->depth; /* the farthest vertex, and how deep behind it a particle is seen */
     case CLOTH_COLLIDER_PLANE:
         break;
     }
@@ -269,6 +301,18 @@ static bool boxes_meet(const float a[6], const float b[6])
     return !(a[0] > b[3] || a[1] > b[4] || a[2] > b[5] || b[0] > a[3] || b[1] > a[4] || b[2] > a[5]);
 }
 
+/* The general pass over particles [i0, i1): the shapes that have no
+ * vector pass (the triangle mesh, whose triangles differ per particle). */
+static uint32_t one_by_one(cloth_t *cloth, const cloth_collider *c, uint32_t i0, uint32_t i1)
+{
+    const cloth_shape_fn shape = shape_of(c->kind);
+    uint32_t hits = 0u;
+    for (uint32_t i = i0; i < i1; ++i) {
+        hits += cloth->p.w[i] > 0.0f && collide(cloth, c, shape, i) ? 1u : 0u;
+    }
+    return hits;
+}
+
 /* Chunks per block: a block's colliders run one after the other, each on
  * the chunks whose box meets the collider's. A particle's response reads
  * and writes only itself, so doing the colliders block by block gives
@@ -306,7 +350,7 @@ uint32_t cloth_colliders_apply_range(cloth_t *cloth, uint32_t begin, uint32_t en
                 }
                 const uint32_t i0 = b0 + k * CLOTH_COLLIDE_CHUNK;
                 const uint32_t i1 = b1 - i0 < CLOTH_COLLIDE_CHUNK ? b1 : i0 + CLOTH_COLLIDE_CHUNK;
-                const uint32_t hits = v.run(&v.args, i0, i1);
+                const uint32_t hits = v.run != NULL ? v.run(&v.args, i0, i1) : one_by_one(cloth, c, i0, i1);
                 if (hits > 0u) {
                     kern->box(p->x, p->y, p->z, i0, i1, box[k]); /* the collider moved some */
                 }

@@ -5,8 +5,9 @@
  */
 #include "shapes.h"
 #include "colliders/colliders.h"
+#include "mesh_collider.h"
 
-static cloth_collider *find(const cloth_t *cloth, cloth_collider_id id)
+cloth_collider *cloth_collider_find(const cloth_t *cloth, cloth_collider_id id)
 {
     for (uint32_t k = 0; k < cloth->collider_count; ++k) {
         if (cloth->colliders[k].id == id) {
@@ -14,6 +15,16 @@ static cloth_collider *find(const cloth_t *cloth, cloth_collider_id id)
         }
     }
     return NULL;
+}
+
+/* What a collider owns: a hull's planes, a mesh. */
+static void release(cloth_t *cloth, cloth_collider *c)
+{
+    cloth_mem_free(&cloth->alloc, c->planes, (size_t)c->plane_count * 4u * sizeof *c->planes);
+    cloth_mesh_collider_free(&cloth->alloc, c->mesh);
+    c->planes = NULL;
+    c->plane_count = 0u;
+    c->mesh = NULL;
 }
 
 cloth_status cloth_collider_add(cloth_t *cloth, const cloth_collider *shape, cloth_collider_id *out)
@@ -55,7 +66,7 @@ cloth_status cloth_set_collider_friction(cloth_t *cloth, cloth_collider_id id, f
     if (cloth == NULL || !(mu >= 0.0f) || !isfinite(mu)) {
         return CLOTH_ERR_INVALID_ARGUMENT;
     }
-    cloth_collider *c = find(cloth, id);
+    cloth_collider *c = cloth_collider_find(cloth, id);
     if (c == NULL) {
         return CLOTH_ERR_OUT_OF_RANGE;
     }
@@ -71,7 +82,7 @@ cloth_status cloth_set_collider_thickness(cloth_t *cloth, cloth_collider_id id, 
     if (cloth == NULL || !(offset >= 0.0f) || !isfinite(offset)) {
         return CLOTH_ERR_INVALID_ARGUMENT;
     }
-    cloth_collider *c = find(cloth, id);
+    cloth_collider *c = cloth_collider_find(cloth, id);
     if (c == NULL) {
         return CLOTH_ERR_OUT_OF_RANGE;
     }
@@ -127,7 +138,7 @@ cloth_status cloth_set_collider_transform(cloth_t *cloth, cloth_collider_id id, 
     if (rotation != NULL && !cloth_quat_accept(rotation, q)) {
         return CLOTH_ERR_INVALID_ARGUMENT;
     }
-    cloth_collider *c = find(cloth, id);
+    cloth_collider *c = cloth_collider_find(cloth, id);
     if (c == NULL) {
         return CLOTH_ERR_OUT_OF_RANGE;
     }
@@ -146,7 +157,7 @@ cloth_status cloth_get_collider_transform(const cloth_t *cloth, cloth_collider_i
     if (cloth == NULL) {
         return CLOTH_ERR_INVALID_ARGUMENT;
     }
-    const cloth_collider *c = find(cloth, id);
+    const cloth_collider *c = cloth_collider_find(cloth, id);
     if (c == NULL) {
         return CLOTH_ERR_OUT_OF_RANGE;
     }
@@ -167,10 +178,11 @@ cloth_status cloth_remove_collider(cloth_t *cloth, cloth_collider_id id)
     if (cloth == NULL) {
         return CLOTH_ERR_INVALID_ARGUMENT;
     }
-    cloth_collider *c = find(cloth, id);
+    cloth_collider *c = cloth_collider_find(cloth, id);
     if (c == NULL) {
         return CLOTH_ERR_OUT_OF_RANGE;
     }
+    release(cloth, c);
     /* keep the order: colliders resolve in the order they were added */
     uint32_t k = (uint32_t)(c - cloth->colliders);
     for (; k + 1u < cloth->collider_count; ++k) {
@@ -182,6 +194,9 @@ cloth_status cloth_remove_collider(cloth_t *cloth, cloth_collider_id id)
 
 void cloth_colliders_free(cloth_t *cloth)
 {
+    for (uint32_t k = 0; k < cloth->collider_count; ++k) {
+        release(cloth, &cloth->colliders[k]);
+    }
     cloth_mem_free(&cloth->alloc, cloth->colliders, (size_t)cloth->collider_capacity * sizeof *cloth->colliders);
     cloth->colliders = NULL;
     cloth->collider_count = cloth->collider_capacity = 0u;

@@ -28,10 +28,12 @@ bool cloth_shape_capsule(const cloth_collider *c, const float p[3], float out[3]
 bool cloth_shape_cylinder(const cloth_collider *c, const float p[3], float out[3], float n[3]);
 bool cloth_shape_torus(const cloth_collider *c, const float p[3], float out[3], float n[3]);
 bool cloth_shape_tapered_capsule(const cloth_collider *c, const float p[3], float out[3], float n[3]);
+bool cloth_shape_convex(const cloth_collider *c, const float p[3], float out[3], float n[3]);
 
 /* ellipsoid.c, tapered_capsule.c: the collider as its query takes it */
 void cloth_ellipsoid_form_of(const cloth_collider *c, cloth_ellipsoid_form *e);
 void cloth_taper_form_of(const cloth_collider *c, cloth_taper_form *f);
+void cloth_convex_form_of(const cloth_collider *c, cloth_convex_form *h);
 
 /* Particles per chunk of the collider pass (collide.c): a chunk whose box
  * is out of a collider's reach is skipped. */
@@ -49,6 +51,8 @@ void cloth_vector_pass_prepare(const cloth_t *cloth, const cloth_collider *c, cl
 /* colliders.c: append a shape whose kind, size, axis and frame are filled;
  * it starts at rest at that frame with thickness 0 and friction 0. */
 cloth_status cloth_collider_add(cloth_t *cloth, const cloth_collider *shape, cloth_collider_id *out);
+/* The collider with this id, or NULL. */
+cloth_collider *cloth_collider_find(const cloth_t *cloth, cloth_collider_id id);
 
 /* pose.c (cloth_quat_accept() is in colliders/colliders.h) */
 /* Place the collider at fraction substep/substeps of its way from `from` to

@@ -48,6 +48,8 @@ static void args_of(const cloth_t *cloth, const cloth_collider *c, cloth_contact
         cloth_ellipsoid_form_of(c, &a->ellipsoid);
     } else if (c->kind == CLOTH_COLLIDER_TAPERED_CAPSULE) {
         cloth_taper_form_of(c, &a->taper);
+    } else if (c->kind == CLOTH_COLLIDER_CONVEX) {
+        cloth_convex_form_of(c, &a->convex);
     }
     if (c->kind == CLOTH_COLLIDER_TORUS) {
         /* as cloth_shape_torus() works it out: the minor radius */
@@ -91,5 +93,9 @@ void cloth_vector_pass_prepare(const cloth_t *cloth, const cloth_collider *c, cl
         v->run = kern->ellipsoid;
     } else if (c->kind == CLOTH_COLLIDER_TAPERED_CAPSULE) {
         v->run = kern->tapered;
+    } else if (c->kind == CLOTH_COLLIDER_CONVEX) {
+        v->run = kern->convex;
+    } else if (c->kind == CLOTH_COLLIDER_TRIANGLE_MESH) {
+        v->run = NULL; /* collide.c runs the mesh's query particle by particle */
     }
 }

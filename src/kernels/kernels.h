@@ -47,6 +47,19 @@ typedef struct cloth_taper_form {
  * kernels/shapes.inl, as cloth_ellipsoid_point(). */
 bool cloth_taper_point(const cloth_taper_form *t, const float p[3], float out[3], float n[3]);
 
+/* A convex hull in its own frame (colliders/convex.c): `count` planes
+ * (nx, ny, nz, d), unit normals, the solid where every n.p + d <= 0, and
+ * the thickness kept outside it. */
+typedef struct cloth_convex_form {
+    const float *planes;
+    uint32_t count;
+    float thickness;
+} cloth_convex_form;
+
+/* Its query for one point of its frame, the one-lane build of
+ * kernels/shapes.inl, as cloth_ellipsoid_point(). */
+bool cloth_convex_point(const cloth_convex_form *h, const float p[3], float out[3], float n[3]);
+
 /* One collider against particles [begin, end) (colliders/vector_pass.c;
  * kernels/contact.inl, sphere.inl, shapes.inl). */
 typedef struct cloth_contact_args {
@@ -76,6 +89,7 @@ typedef struct cloth_contact_args {
     float on_axis[3];
     cloth_ellipsoid_form ellipsoid;
     cloth_taper_form taper;
+    cloth_convex_form convex;
 } cloth_contact_args;
 
 /* mask_shift value for a run whose springs are all in play */
@@ -168,6 +182,7 @@ typedef struct cloth_kernels {
     uint32_t (*plane)(const cloth_contact_args *a, uint32_t begin, uint32_t end);
     uint32_t (*ellipsoid)(const cloth_contact_args *a, uint32_t begin, uint32_t end);
     uint32_t (*tapered)(const cloth_contact_args *a, uint32_t begin, uint32_t end);
+    uint32_t (*convex)(const cloth_contact_args *a, uint32_t begin, uint32_t end);
     /* the sign bit set if any of arrays[0 .. count) holds a NaN or an
      * infinity on [first, last) (platform/finite.h) */
     uint32_t (*nonfinite)(const float *const *arrays, uint32_t count, uint32_t first, uint32_t last);

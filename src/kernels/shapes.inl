@@ -1,6 +1,6 @@
 /*
  * The contacts of the shapes described in their own frame (capsule,
- * cylinder, plane, torus, ellipsoid, tapered capsule), over the vector layer, after kernels/contact.inl: each lane
+ * cylinder, plane, torus, ellipsoid, tapered capsule, convex hull), over the vector layer, after kernels/contact.inl: each lane
  * goes through colliders/collide.c's collide() term for term (into the
  * frame, the shape's query, back to the world, the surface's velocity),
  * so the pass gives the general pass's bits at every width.
@@ -438,7 +438,56 @@ WIDE_INLINE bool WIDE(tapered_at)(const cloth_contact_args *a, uint32_t i, uint3
     return true;
 }
 
+/* Convex hull (colliders/convex.c): the plane the point lies farthest out
+ * of (the first of equals) decides; the point goes out along its normal to
+ * the thickness. Inside, that plane holds the nearest surface point, so
+ * the push is the shortest way out; outside near an edge it is along one
+ * face's normal, which grows the hull by the thickness with sharp edges
+ * and never leaves the point within the thickness of the solid, since the
+ * solid lies wholly behind every one of its planes. */
+WIDE_INLINE wm WIDE(convex_query)(const cloth_convex_form *h, const wf p[3], wf o[3], wf nn[3])
+{
+    wf best = wf_set1(-INFINITY), bx = wf_set1(0.0f), by = bx, bz = bx;
+    for (uint32_t j = 0; j < h->count; ++j) {
+        const float *pl = h->planes + 4u * j;
+        const wf nx = wf_set1(pl[0]), ny = wf_set1(pl[1]), nz = wf_set1(pl[2]);
+        const wf s = wf_add(wf_add(wf_add(wf_mul(p[0], nx), wf_mul(p[1], ny)), wf_mul(p[2], nz)), wf_set1(pl[3]));
+        const wm out = wm_gt(s, best);
+        best = wf_sel(out, s, best);
+        bx = wf_sel(out, nx, bx);
+        by = wf_sel(out, ny, by);
+        bz = wf_sel(out, nz, bz);
+    }
+    const wf push = wf_sub(wf_set1(h->thickness), best);
+    const wm hit = wm_gt(push, wf_set1(0.0f));
+    nn[0] = bx;
+    nn[1] = by;
+    nn[2] = bz;
+    for (int i = 0; i < 3; ++i) {
+        o[i] = wf_add(p[i], wf_mul(push, nn[i]));
+    }
+    return hit;
+}
+
+WIDE_INLINE bool WIDE(convex_at)(const cloth_contact_args *a, uint32_t i, uint32_t n, contact_lanes *k)
+{
+    const wm free = WIDE(free_lanes)(a, i, n, k);
+    wf p[3], o[3], nn[3];
+    WIDE(to_frame)(a, k, &p[0], &p[1], &p[2]);
+    k->hit = wm_and(WIDE(convex_query)(&a->convex, p, o, nn), free);
+    if (!wm_any(k->hit)) {
+        return false;
+    }
+    WIDE(from_frame)(a, i, n, k, o[0], o[1], o[2], nn[0], nn[1], nn[2]);
+    return true;
+}
+
 #if WIDE_LANES == 1
+bool cloth_convex_point(const cloth_convex_form *h, const float p[3], float out[3], float n[3])
+{
+    return WIDE(convex_query)(h, p, out, n);
+}
+
 bool cloth_ellipsoid_point(const cloth_ellipsoid_form *e, const float p[3], float out[3], float n[3])
 {
     return WIDE(ellipsoid_query)(e, p, out, n);
@@ -455,3 +504,4 @@ CONTACT_PASS(cylinder, WIDE(cylinder_at))
 CONTACT_PASS(plane, WIDE(plane_at))
 CONTACT_PASS(ellipsoid, WIDE(ellipsoid_at))
 CONTACT_PASS(tapered, WIDE(tapered_at))
+CONTACT_PASS(convex, WIDE(convex_at))

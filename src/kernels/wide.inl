@@ -28,6 +28,7 @@ const cloth_kernels WIDE(cloth_kernels) = {
     .plane = WIDE(plane),
     .ellipsoid = WIDE(ellipsoid),
     .tapered = WIDE(tapered),
+    .convex = WIDE(convex),
     .nonfinite = WIDE(nonfinite),
     .level_halve = WIDE(level_halve),
     .level_add = WIDE(level_add),

@@ -1,0 +1,67 @@
+/*
+ * Private to src/colliders/: a triangle-mesh collider's copy of the host's
+ * mesh (triangle_mesh.c) and the grid that finds the triangles near a
+ * point (mesh_grid.c). Everything is in the collider's own frame.
+ */
+#ifndef CLOTHSIM_COLLIDERS_MESH_COLLIDER_H
+#define CLOTHSIM_COLLIDERS_MESH_COLLIDER_H
+
+#include "cloth_internal.h"
+
+/* No triangle across an edge: the edge is on the mesh's border (or shared
+ * by more than two triangles, where "across" means nothing). */
+#define CLOTH_MESH_NONE 0xFFFFFFFFu
+
+/* A uniform grid over the boxes the triangles sweep in a step, each cell
+ * listing (in increasing order) the triangles whose box meets it. */
+typedef struct cloth_mesh_grid {
+    float lo[3], inv_cell;
+    uint32_t dims[3];
+    uint32_t *start;        /* cells + 1 offsets into `tris` */
+    uint32_t *tris;
+    size_t start_cap, tris_cap; /* elements allocated */
+} cloth_mesh_grid;
+
+struct cloth_collider_mesh {
+    uint32_t vertex_count, triangle_count;
+    uint32_t *tri;    /* 3 per triangle, counter-clockwise seen from the side the cloth stays on */
+    uint32_t *across; /* 3 per triangle: the triangle across edge k (corners k, k + 1) */
+    /* 3 floats per vertex: where the step began, where it ends (the host's
+     * last vertices), where this substep stands */
+    float *from, *to, *at;
+    float *slots; /* four 3-per-vertex arrays: from, to, at and a spare the host's next vertices go to */
+    /* unit face normals and angle-weighted vertex normals of `to`: the
+     * pseudo-normals that tell inside from outside (Baerentzen and Aanaes) */
+    float *face_n, *vertex_n;
+    bool moving;  /* the host gave vertices the step has not reached yet */
+    float inv_dt; /* 1 / the step's dt while moving, else 0: vertex velocity (to - from) inv_dt */
+    float depth;  /* how far behind the surface a particle is still found: the mean edge length, m */
+    size_t block_bytes;
+    cloth_mesh_grid grid;
+};
+
+/* mesh_grid.c: rebuild the grid over the boxes each triangle sweeps from
+ * `a` to `b` (vertex arrays; the same for a still mesh); may allocate.
+ * Returns false (the grid unchanged) when it cannot. */
+bool cloth_mesh_grid_build(const cloth_allocator *alloc, cloth_collider_mesh *m, const float *a, const float *b);
+void cloth_mesh_grid_free(const cloth_allocator *alloc, cloth_mesh_grid *g);
+/* Call visit(m, t, ctx) for every triangle listed in a cell that meets the
+ * box [p - r, p + r] (a triangle may come more than once), in a fixed order. */
+typedef void cloth_mesh_visit_fn(const cloth_collider_mesh *m, uint32_t t, void *ctx);
+void cloth_mesh_grid_visit(const cloth_collider_mesh *m, const float p[3], float r, cloth_mesh_visit_fn *visit,
+                           void *ctx);
+
+/* triangle_mesh.c: the query, with the surface point's velocity in the
+ * frame (the mesh's own deformation) into `vel`. */
+bool cloth_shape_triangle_mesh(const cloth_collider *c, const float p[3], float out[3], float n[3], float vel[3]);
+/* Place the vertices for substep `substep` of `substeps` of a step of dt
+ * seconds (collide.c, with the poses), and put them back where the step
+ * began. */
+void cloth_mesh_collider_place(cloth_collider_mesh *m, uint32_t substep, uint32_t substeps, float dt);
+void cloth_mesh_collider_rewind(cloth_collider_mesh *m);
+/* mesh_memory.c: a mesh of these counts, every array in place and zeroed
+ * fields, or NULL; and its release (NULL is ignored). */
+cloth_collider_mesh *cloth_mesh_collider_alloc(const cloth_allocator *alloc, uint32_t vertices, uint32_t triangles);
+void cloth_mesh_collider_free(const cloth_allocator *alloc, cloth_collider_mesh *m);
+
+#endif /* CLOTHSIM_COLLIDERS_MESH_COLLIDER_H */

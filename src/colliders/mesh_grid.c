@@ -1,0 +1,210 @@
+/*
+ * The grid that finds a triangle-mesh collider's triangles near a point: a
+ * uniform grid over the mesh's box, each cell listing the triangles whose
+ * box (swept over the step, for a deforming mesh) meets the cell. A query
+ * visits the cells its own box meets, so the grid does not depend on how
+ * far a particle is looked for (the collider's and the cloth's thickness
+ * may change after it is built). Cells are about one triangle across, so a
+ * triangle sits in a few cells and a cell holds a few triangles, and their
+ * number is bounded by a few per triangle whatever the mesh's shape.
+ */
+#include "mesh_collider.h"
+
+static void tri_box(const cloth_collider_mesh *m, const float *a, const float *b, uint32_t t, float box[6])
+{
+    for (int k = 0; k < 3; ++k) {
+        box[k] = INFINITY;
+        box[3 + k] = -INFINITY;
+    }
+    for (int c = 0; c < 3; ++c) {
+        const uint32_t v = m->tri[3u * t + (uint32_t)c];
+        for (int k = 0; k < 3; ++k) {
+            box[k] = fminf(box[k], fminf(a[3u * v + (uint32_t)k], b[3u * v + (uint32_t)k]));
+            box[3 + k] = fmaxf(box[3 + k], fmaxf(a[3u * v + (uint32_t)k], b[3u * v + (uint32_t)k]));
+        }
+    }
+}
+
+/* The cells [lo, hi] (per axis) that the box meets, clamped to the grid;
+ * false when it misses the grid or is not finite. */
+static bool cell_range(const cloth_mesh_grid *g, const float box[6], uint32_t lo[3], uint32_t hi[3])
+{
+    for (int k = 0; k < 3; ++k) {
+        const float a = (box[k] - g->lo[k]) * g->inv_cell, b = (box[3 + k] - g->lo[k]) * g->inv_cell;
+        const float top = (float)g->dims[k];
+        /* the grid's last cell holds its far face too (a box side lies on it) */
+        if (!(b >= 0.0f) || !(a <= top)) {
+            return false; /* outside, or NaN */
+        }
+        lo[k] = a > 0.0f ? (uint32_t)fminf(a, top - 1.0f) : 0u;
+        hi[k] = b < top ? (uint32_t)b : g->dims[k] - 1u;
+        hi[k] = hi[k] < g->dims[k] ? hi[k] : g->dims[k] - 1u;
+        lo[k] = lo[k] <= hi[k] ? lo[k] : hi[k];
+    }
+    return true;
+}
+
+/* Room for `cells + 1` offsets and `entries` triangles in g, both or
+ * neither: on failure g (and the grid it came from) is unchanged. */
+static bool reserve(const cloth_allocator *alloc, cloth_mesh_grid *g, size_t cells, size_t entries)
+{
+    uint32_t *start = g->start, *tris = g->tris;
+    if (cells + 1u > g->start_cap) {
+        start = cloth_mem_alloc(alloc, (cells + 1u) * sizeof *start);
+    }
+    if (entries > g->tris_cap) {
+        tris = cloth_mem_alloc(alloc, entries * sizeof *tris);
+    }
+    if (start == NULL || tris == NULL) {
+        if (start != g->start) {
+            cloth_mem_free(alloc, start, (cells + 1u) * sizeof *start);
+        }
+        if (tris != g->tris) {
+            cloth_mem_free(alloc, tris, entries * sizeof *tris);
+        }
+        return false;
+    }
+    if (start != g->start) {
+        cloth_mem_free(alloc, g->start, g->start_cap * sizeof *start);
+        g->start = start;
+        g->start_cap = cells + 1u;
+    }
+    if (tris != g->tris) {
+        cloth_mem_free(alloc, g->tris, g->tris_cap * sizeof *tris);
+        g->tris = tris;
+        g->tris_cap = entries;
+    }
+    return true;
+}
+
+bool cloth_mesh_grid_build(const cloth_allocator *alloc, cloth_collider_mesh *m, const float *a, const float *b)
+{
+    const uint32_t tris = m->triangle_count;
+    float lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
+    double extent = 0.0;
+    for (uint32_t t = 0; t < tris; ++t) {
+        float box[6];
+        tri_box(m, a, b, t, box);
+        float big = 0.0f;
+        for (int k = 0; k < 3; ++k) {
+            lo[k] = fminf(lo[k], box[k]);
+            hi[k] = fmaxf(hi[k], box[3 + k]);
+            big = fmaxf(big, box[3 + k] - box[k]);
+        }
+        extent += (double)big;
+    }
+    /* a cell about as wide as the mean triangle, no more cells than four
+     * per triangle (and at most 1024 along an axis) */
+    const double span[3] = {(double)hi[0] - (double)lo[0], (double)hi[1] - (double)lo[1],
+                           (double)hi[2] - (double)lo[2]};
+    const double widest = fmax(span[0], fmax(span[1], span[2]));
+    double cell = fmax(extent / tris, widest / 1024.0);
+    if (!(cell > 0.0)) {
+        cell = 1.0; /* every triangle a point at one place: refused at add, kept safe here */
+    }
+    const double budget = 4.0 * tris + 64.0;
+    for (;;) {
+        const double cells = (floor(span[0] / cell) + 1.0) * (floor(span[1] / cell) + 1.0) * (floor(span[2] / cell) + 1.0);
+        if (cells <= budget) {
+            break;
+        }
+        cell *= cbrt(cells / budget) * 1.01;
+    }
+    cloth_mesh_grid g = m->grid;
+    size_t cells = 1u;
+    for (int k = 0; k < 3; ++k) {
+        g.lo[k] = lo[k];
+        g.dims[k] = (uint32_t)(floor(span[k] / cell) + 1.0);
+        cells *= g.dims[k];
+    }
+    g.inv_cell = (float)(1.0 / cell);
+    if (!isfinite(g.inv_cell) || !(g.inv_cell > 0.0f)) {
+        return false;
+    }
+    /* how many entries, so that both arrays are had before either changes */
+    size_t entries = 0u;
+    for (uint32_t t = 0; t < tris; ++t) {
+        float box[6];
+        uint32_t l[3], h[3];
+        tri_box(m, a, b, t, box);
+        if (cell_range(&g, box, l, h)) {
+            entries += (size_t)(h[0] - l[0] + 1u) * (h[1] - l[1] + 1u) * (h[2] - l[2] + 1u);
+        }
+    }
+    if (entries > UINT32_MAX || !reserve(alloc, &g, cells, entries)) {
+        return false;
+    }
+    /* count, then place: triangles in increasing order within a cell */
+    for (size_t c = 0; c <= cells; ++c) {
+        g.start[c] = 0u;
+    }
+    for (uint32_t t = 0; t < tris; ++t) {
+        float box[6];
+        uint32_t l[3], h[3];
+        tri_box(m, a, b, t, box);
+        if (!cell_range(&g, box, l, h)) {
+            continue;
+        }
+        for (uint32_t z = l[2]; z <= h[2]; ++z) {
+            for (uint32_t y = l[1]; y <= h[1]; ++y) {
+                for (uint32_t x = l[0]; x <= h[0]; ++x) {
+                    ++g.start[((size_t)z * g.dims[1] + y) * g.dims[0] + x + 1u];
+                }
+            }
+        }
+    }
+    for (size_t c = 0; c < cells; ++c) {
+        g.start[c + 1u] += g.start[c];
+    }
+    for (uint32_t t = 0; t < tris; ++t) {
+        float box[6];
+        uint32_t l[3], h[3];
+        tri_box(m, a, b, t, box);
+        if (!cell_range(&g, box, l, h)) {
+            continue;
+        }
+        for (uint32_t z = l[2]; z <= h[2]; ++z) {
+            for (uint32_t y = l[1]; y <= h[1]; ++y) {
+                for (uint32_t x = l[0]; x <= h[0]; ++x) {
+                    g.tris[g.start[((size_t)z * g.dims[1] + y) * g.dims[0] + x]++] = t;
+                }
+            }
+        }
+    }
+    /* each start was advanced past its cell: shift back */
+    for (size_t c = cells; c > 0u; --c) {
+        g.start[c] = g.start[c - 1u];
+    }
+    g.start[0] = 0u;
+    m->grid = g;
+    return true;
+}
+
+void cloth_mesh_grid_free(const cloth_allocator *alloc, cloth_mesh_grid *g)
+{
+    cloth_mem_free(alloc, g->start, g->start_cap * sizeof *g->start);
+    cloth_mem_free(alloc, g->tris, g->tris_cap * sizeof *g->tris);
+    g->start = g->tris = NULL;
+    g->start_cap = g->tris_cap = 0u;
+}
+
+void cloth_mesh_grid_visit(const cloth_collider_mesh *m, const float p[3], float r, cloth_mesh_visit_fn *visit,
+                           void *ctx)
+{
+    const cloth_mesh_grid *g = &m->grid;
+    const float box[6] = {p[0] - r, p[1] - r, p[2] - r, p[0] + r, p[1] + r, p[2] + r};
+    uint32_t l[3], h[3];
+    if (g->start == NULL || !cell_range(g, box, l, h)) {
+        return;
+    }
+    for (uint32_t z = l[2]; z <= h[2]; ++z) {
+        for (uint32_t y = l[1]; y <= h[1]; ++y) {
+            const size_t row = ((size_t)z * g->dims[1] + y) * g->dims[0];
+            for (size_t c = row + l[0]; c <= row + h[0]; ++c) {
+                for (uint32_t e = g->start[c]; e < g->start[c + 1u]; ++e) {
+                    visit(m, g->tris[e], ctx);
+                }
+            }
+        }
+    }
+}
