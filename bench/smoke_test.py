@@ -6,10 +6,12 @@ the quality bar at this size, and that 1 and 2 threads gave the same result
 the last printed digit). The same cloth as a mesh (--mesh) and as an
 irregular Delaunay mesh (--delaunay) prints its line with its scene's name
 and the same figures on 1 and 2 threads. With bench/cape as well: a 12 x 12 cape against
-two capsules for a few steps prints its line, with a time and contacts; and
-bench/character: a skinned 8 x 8 cape on the running figure prints its line.
+two capsules for a few steps prints its line, with a time and contacts;
+bench/character: a skinned 8 x 8 cape on the running figure prints its line;
+and bench/mesh_collider: drape-16 over a 112-triangle ball, still and
+breathing, with contacts and nothing inside the mesh.
 
-Usage: smoke_test.py path/to/drape [path/to/cape [path/to/character]]
+Usage: smoke_test.py path/to/drape [path/to/cape [path/to/character [path/to/mesh_collider]]]
 """
 import json
 import subprocess
@@ -84,6 +86,21 @@ if len(sys.argv) > 3:
         failures.append("character: no time, or a torn cape: %s" % line)
     else:
         print("character 8 x 8: %.3f ms a frame, worst link %.3f" % (line["ms_per_frame"], line["max_strain"]))
+if len(sys.argv) > 4:
+    for extra in ([], ["--deform"]):
+        out = subprocess.run([sys.argv[4], "--n", "16", "--segments", "8", "--runs", "1"] + extra,
+                             check=True, capture_output=True, text=True).stdout
+        line = json.loads(out.strip().splitlines()[-1])
+        missing = [f for f in ("triangles", "ms_no_collider", "ms_mesh", "contacts", "deepest_inside_mesh_m")
+                   if f not in line]
+        if missing:
+            failures.append("mesh_collider: missing %s" % missing)
+        elif not (line["ms_mesh"] > 0 and line["contacts"] > 0 and line["deepest_inside_mesh_m"] < 1e-5):
+            failures.append("mesh_collider: no time, no contact or a particle inside: %s" % line)
+        else:
+            print("mesh collider, 16 x 16 on %d triangles%s: %.3f ms a frame, %d contacts, deepest %.2g m" % (
+                line["triangles"], " (deforming)" if extra else "", line["ms_mesh"], line["contacts"],
+                line["deepest_inside_mesh_m"]))
 for f in failures:
     print("FAIL: " + f)
 sys.exit(1 if failures else 0)

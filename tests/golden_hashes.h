@@ -22,6 +22,6 @@ static const uint64_t k_golden[] = {
     0x73f335da47b90d98ull, /* ellipsoids 12x70 */
     0x91b2e39b34da7b34ull, /* limbs 30x30 */
     0xe975f4eb173386ceull, /* limbs 12x70 */
-    0xde662d00a5d41e7aull, /* hulls and meshes 30x30 */
+    0x57e48f9b6b63d90cull, /* hulls and meshes 30x30 */
     0x9e6695034487e8afull, /* hulls and meshes 12x70 */
 };

@@ -161,16 +161,26 @@ CLOTH_API cloth_status cloth_add_convex(cloth_t *cloth, const float *planes, uin
  * starts at the world's origin unturned.
  *
  * A particle in front of the surface and closer than the thickness, or
- * behind it but less than the mesh's mean edge length deep, goes to the
- * nearest point of the surface moved out by the thickness (edges and
- * corners are rounded by it). Inside and outside are told apart by the
- * angle-weighted pseudo-normals of the surface, exact for a closed mesh. A
- * particle that gets deeper than the mean edge length behind the surface
- * between two collision passes is not seen: keep the relative travel per
- * substep below it (colliders.h's note on motion). The triangles near a
- * particle are found through a grid built here; the query runs particle by
- * particle at every vector level (the same bits at each). Allocates: the
- * copy, its normals and grid (about 100 bytes a triangle).
+ * behind it but less than half the mesh's mean edge length deep, goes to
+ * the nearest point of the surface moved out by the thickness: along the
+ * face's normal over a face, straight away from an edge or corner (which
+ * the thickness rounds). Inside and outside are told apart by the
+ * angle-weighted pseudo-normals of the surface, exact for a closed mesh.
+ *
+ * **Tunnelling.** A particle that gets deeper than half the mean edge
+ * length behind the surface between two collision passes is not seen, and
+ * one that crosses a part of the mesh thinner than that in one pass may come
+ * out on the far side. Keep the relative travel of cloth and mesh per
+ * substep below half the mean edge length (a 4,000-triangle body of edges
+ * about 5 cm: 2.5 cm a substep, 9 m/s at 360 substeps a second), or raise
+ * the substeps.
+ *
+ * The triangles near a particle are found through a uniform grid built
+ * here; the query runs particle by particle at every vector level (the same
+ * bits at each, on any number of threads). On a 64 x 64 drape over a
+ * 3,960-triangle ball it costs about 4 ms a frame on one core, several times
+ * the analytic shapes (docs/performance.md). Allocates: the copy, its
+ * normals and grid (about 130 bytes a triangle) and 4 bytes a particle.
  * @return ::CLOTH_ERR_INVALID_ARGUMENT for NULL pointers, fewer than 3
  *         vertices or no triangle, more than 2^24 of either, a bad stride, a
  *         non-finite vertex, an index out of range, or a degenerate

@@ -184,16 +184,25 @@ static bool tangent_can_enter(cloth_collider_kind kind)
     return kind == CLOTH_COLLIDER_TORUS || kind == CLOTH_COLLIDER_TRIANGLE_MESH;
 }
 
-/* The shape's answer, and the velocity of its surface point in the frame
- * beyond the frame's own motion (a deforming mesh's; 0 for rigid shapes). */
-static bool query(const cloth_collider *c, cloth_shape_fn shape, const float p[3], float out[3], float n[3],
-                  float vel[3])
+/* The shape's answer for particle i, with what a mesh adds (the rigid
+ * shapes: no velocity of their own, no flat stretch). */
+static bool query(const cloth_collider *c, cloth_shape_fn shape, uint32_t i, const float p[3], float out[3],
+                  float n[3], cloth_mesh_extra *extra)
 {
     if (c->kind == CLOTH_COLLIDER_TRIANGLE_MESH) {
-        return cloth_shape_triangle_mesh(c, p, out, n, vel);
+        return cloth_shape_triangle_mesh(c, i, p, out, n, extra);
     }
-    vel[0] = vel[1] = vel[2] = 0.0f;
+    extra->vel[0] = extra->vel[1] = extra->vel[2] = 0.0f;
+    extra->flat = 0.0f;
     return shape(c, p, out, n);
+}
+
+/* Whether friction's take-back left particle i within the flat stretch
+ * about its contact point x, where the tangent plane is the surface. */
+static bool slid_within(const cloth_t *cloth, uint32_t i, const float x[3], const cloth_mesh_extra *extra)
+{
+    const float d[3] = {cloth->p.x[i] - x[0], cloth->p.y[i] - x[1], cloth->p.z[i] - x[2]};
+    return extra->flat > 0.0f && cloth_dot3(d, d) < extra->flat * extra->flat;
 }
 
 /* Whether the collider touched particle i. */
@@ -202,8 +211,9 @@ static bool collide(cloth_t *cloth, const cloth_collider *c, cloth_shape_fn shap
     const float *m = c->m;
     float local[3];
     to_frame(cloth, c, i, local);
-    float out[3], nl[3], vl[3];
-    if (!query(c, shape, local, out, nl, vl)) {
+    float out[3], nl[3];
+    cloth_mesh_extra extra;
+    if (!query(c, shape, i, local, out, nl, &extra)) {
         return false;
     }
     float arm[3], n[3], x[3], vs[3];
@@ -217,10 +227,10 @@ static bool collide(cloth_t *cloth, const cloth_collider *c, cloth_shape_fn shap
     vs[2] = c->v[2] + c->w[0] * arm[1] - c->w[1] * arm[0];
     if (c->mesh != NULL) {
         for (int r = 0; r < 3; ++r) {
-            vs[r] += m[3 * r] * vl[0] + m[3 * r + 1] * vl[1] + m[3 * r + 2] * vl[2];
+            vs[r] += m[3 * r] * extra.vel[0] + m[3 * r + 1] * extra.vel[1] + m[3 * r + 2] * extra.vel[2];
         }
     }
-    if (resolve(cloth, i, x, n, vs, c->friction) && tangent_can_enter(c->kind)) {
+    if (resolve(cloth, i, x, n, vs, c->friction) && tangent_can_enter(c->kind) && !slid_within(cloth, i, x, &extra)) {
         /* Friction took the particle back along the tangent plane at x,
          * which on a saddle can end inside: ask the shape again and, if it
          * is inside, put it on the nearest point of the grown surface (the
@@ -229,7 +239,7 @@ static bool collide(cloth_t *cloth, const cloth_collider *c, cloth_shape_fn shap
          * at x, and the normal there and here differ by the small angle
          * the take-back subtends at the centre of curvature. */
         to_frame(cloth, c, i, local);
-        if (query(c, shape, local, out, nl, vl)) {
+        if (query(c, shape, i, local, out, nl, &extra)) {
             from_frame(c, out, arm, x);
             cloth->p.x[i] = x[0];
             cloth->p.y[i] = x[1];

@@ -27,6 +27,17 @@ static void release(cloth_t *cloth, cloth_collider *c)
     c->mesh = NULL;
 }
 
+/* A mesh's grid made for its new reach, so that a query reads one cell.
+ * If memory runs out the old grid stays: a query past its reach visits
+ * every cell it meets instead, slower and as right. */
+static void regrid(cloth_t *cloth, cloth_collider *c)
+{
+    cloth_collider_mesh *m = c->mesh;
+    if (m != NULL && m->grid.reach != c->grown + m->depth) {
+        (void)cloth_mesh_grid_build(&cloth->alloc, m, m->at, m->to, c->grown + m->depth);
+    }
+}
+
 cloth_status cloth_collider_add(cloth_t *cloth, const cloth_collider *shape, cloth_collider_id *out)
 {
     if (cloth->next_collider_id > 0xFFFFu) {
@@ -92,6 +103,7 @@ cloth_status cloth_set_collider_thickness(cloth_t *cloth, cloth_collider_id id, 
     }
     c->thickness = offset;
     c->grown = grown;
+    regrid(cloth, c);
     return CLOTH_OK;
 }
 
@@ -112,6 +124,7 @@ cloth_status cloth_set_particle_radius(cloth_t *cloth, float radius)
     cloth->particle_radius = radius;
     for (uint32_t k = 0; k < cloth->collider_count; ++k) {
         cloth->colliders[k].grown = cloth->colliders[k].thickness + radius;
+        regrid(cloth, &cloth->colliders[k]);
     }
     return CLOTH_OK;
 }

@@ -16,6 +16,7 @@
  * listing (in increasing order) the triangles whose box meets it. */
 typedef struct cloth_mesh_grid {
     float lo[3], inv_cell;
+    float reach; /* how far the triangles' boxes were grown: a query this far reads one cell */
     uint32_t dims[3];
     uint32_t *start;        /* cells + 1 offsets into `tris` */
     uint32_t *tris;
@@ -33,27 +34,46 @@ struct cloth_collider_mesh {
     /* unit face normals and angle-weighted vertex normals of `to`: the
      * pseudo-normals that tell inside from outside (Baerentzen and Aanaes) */
     float *face_n, *vertex_n;
+    /* per triangle (x, y, z, r): a ball about the corners where they stand
+     * this substep, so that most triangles are passed over at one distance */
+    float *ball;
+    /* per particle of the cloth: the triangle found nearest last time, or
+     * CLOTH_MESH_NONE; only where a search starts, never what it finds */
+    uint32_t *hint;
+    uint32_t particles;
     bool moving;  /* the host gave vertices the step has not reached yet */
     float inv_dt; /* 1 / the step's dt while moving, else 0: vertex velocity (to - from) inv_dt */
-    float depth;  /* how far behind the surface a particle is still found: the mean edge length, m */
+    float depth;  /* how far behind the surface a particle is still found: half the mean edge length, m */
     size_t block_bytes;
     cloth_mesh_grid grid;
 };
 
 /* mesh_grid.c: rebuild the grid over the boxes each triangle sweeps from
- * `a` to `b` (vertex arrays; the same for a still mesh); may allocate.
- * Returns false (the grid unchanged) when it cannot. */
-bool cloth_mesh_grid_build(const cloth_allocator *alloc, cloth_collider_mesh *m, const float *a, const float *b);
+ * `a` to `b` (vertex arrays; the same for a still mesh) grown by `reach`;
+ * may allocate. Returns false (the grid unchanged) when it cannot. */
+bool cloth_mesh_grid_build(const cloth_allocator *alloc, cloth_collider_mesh *m, const float *a, const float *b,
+                           float reach);
 void cloth_mesh_grid_free(const cloth_allocator *alloc, cloth_mesh_grid *g);
-/* Call visit(m, t, ctx) for every triangle listed in a cell that meets the
- * box [p - r, p + r] (a triangle may come more than once), in a fixed order. */
-typedef void cloth_mesh_visit_fn(const cloth_collider_mesh *m, uint32_t t, void *ctx);
-void cloth_mesh_grid_visit(const cloth_collider_mesh *m, const float p[3], float r, cloth_mesh_visit_fn *visit,
-                           void *ctx);
+/* The cells [lo, hi] (per axis) whose lists hold every triangle within r
+ * of p: p's own cell when r is within the reach the grid was built for,
+ * else every cell the box [p - r, p + r] meets (a triangle may then come
+ * more than once). False when there is none. */
+bool cloth_mesh_grid_cells(const cloth_mesh_grid *g, const float p[3], float r, uint32_t lo[3], uint32_t hi[3]);
 
-/* triangle_mesh.c: the query, with the surface point's velocity in the
- * frame (the mesh's own deformation) into `vel`. */
-bool cloth_shape_triangle_mesh(const cloth_collider *c, const float p[3], float out[3], float n[3], float vel[3]);
+/* What a mesh's answer adds to a shape's: the surface point's velocity in
+ * the frame (the mesh's own deformation), and how far the answer may slide
+ * along its tangent plane and stay over the same face (0 off a face): no
+ * slide that short can enter the mesh. */
+typedef struct cloth_mesh_extra {
+    float vel[3];
+    float flat;
+} cloth_mesh_extra;
+
+/* triangle_mesh.c: the query for particle `particle` at p. It keeps the
+ * triangle it found as the particle's hint for next time (only the
+ * particle's own thread touches it). */
+bool cloth_shape_triangle_mesh(const cloth_collider *c, uint32_t particle, const float p[3], float out[3], float n[3],
+                               cloth_mesh_extra *extra);
 /* Place the vertices for substep `substep` of `substeps` of a step of dt
  * seconds (collide.c, with the poses), and put them back where the step
  * began. */
@@ -61,7 +81,8 @@ void cloth_mesh_collider_place(cloth_collider_mesh *m, uint32_t substep, uint32_
 void cloth_mesh_collider_rewind(cloth_collider_mesh *m);
 /* mesh_memory.c: a mesh of these counts, every array in place and zeroed
  * fields, or NULL; and its release (NULL is ignored). */
-cloth_collider_mesh *cloth_mesh_collider_alloc(const cloth_allocator *alloc, uint32_t vertices, uint32_t triangles);
+cloth_collider_mesh *cloth_mesh_collider_alloc(const cloth_allocator *alloc, uint32_t vertices, uint32_t triangles,
+                                               uint32_t particles);
 void cloth_mesh_collider_free(const cloth_allocator *alloc, cloth_collider_mesh *m);
 
 #endif /* CLOTHSIM_COLLIDERS_MESH_COLLIDER_H */

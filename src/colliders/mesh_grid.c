@@ -1,16 +1,17 @@
 /*
  * The grid that finds a triangle-mesh collider's triangles near a point: a
  * uniform grid over the mesh's box, each cell listing the triangles whose
- * box (swept over the step, for a deforming mesh) meets the cell. A query
- * visits the cells its own box meets, so the grid does not depend on how
- * far a particle is looked for (the collider's and the cloth's thickness
- * may change after it is built). Cells are about one triangle across, so a
- * triangle sits in a few cells and a cell holds a few triangles, and their
- * number is bounded by a few per triangle whatever the mesh's shape.
+ * box (swept over the step, for a deforming mesh) grown by the reach the
+ * grid was built for meets the cell. A query that looks no farther than
+ * that reads the one cell its point is in, each triangle once; one that
+ * looks farther (the thickness grew and the grid was not rebuilt) visits
+ * every cell its own box meets, slower and as right. Cells are about a
+ * triangle and a reach across, so their number stays a few per triangle
+ * whatever the mesh's shape.
  */
 #include "mesh_collider.h"
 
-static void tri_box(const cloth_collider_mesh *m, const float *a, const float *b, uint32_t t, float box[6])
+static void tri_box(const cloth_collider_mesh *m, const float *a, const float *b, uint32_t t, float grow, float box[6])
 {
     for (int k = 0; k < 3; ++k) {
         box[k] = INFINITY;
@@ -22,6 +23,10 @@ static void tri_box(const cloth_collider_mesh *m, const float *a, const float *b
             box[k] = fminf(box[k], fminf(a[3u * v + (uint32_t)k], b[3u * v + (uint32_t)k]));
             box[3 + k] = fmaxf(box[3 + k], fmaxf(a[3u * v + (uint32_t)k], b[3u * v + (uint32_t)k]));
         }
+    }
+    for (int k = 0; k < 3; ++k) {
+        box[k] -= grow;
+        box[3 + k] += grow;
     }
 }
 
@@ -77,14 +82,15 @@ static bool reserve(const cloth_allocator *alloc, cloth_mesh_grid *g, size_t cel
     return true;
 }
 
-bool cloth_mesh_grid_build(const cloth_allocator *alloc, cloth_collider_mesh *m, const float *a, const float *b)
+bool cloth_mesh_grid_build(const cloth_allocator *alloc, cloth_collider_mesh *m, const float *a, const float *b,
+                           float reach)
 {
     const uint32_t tris = m->triangle_count;
     float lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
     double extent = 0.0;
     for (uint32_t t = 0; t < tris; ++t) {
         float box[6];
-        tri_box(m, a, b, t, box);
+        tri_box(m, a, b, t, reach, box);
         float big = 0.0f;
         for (int k = 0; k < 3; ++k) {
             lo[k] = fminf(lo[k], box[k]);
@@ -98,7 +104,7 @@ bool cloth_mesh_grid_build(const cloth_allocator *alloc, cloth_collider_mesh *m,
     const double span[3] = {(double)hi[0] - (double)lo[0], (double)hi[1] - (double)lo[1],
                            (double)hi[2] - (double)lo[2]};
     const double widest = fmax(span[0], fmax(span[1], span[2]));
-    double cell = fmax(extent / tris, widest / 1024.0);
+    double cell = fmax(extent / tris - 2.0 * (double)reach, widest / 1024.0);
     if (!(cell > 0.0)) {
         cell = 1.0; /* every triangle a point at one place: refused at add, kept safe here */
     }
@@ -118,6 +124,7 @@ bool cloth_mesh_grid_build(const cloth_allocator *alloc, cloth_collider_mesh *m,
         cells *= g.dims[k];
     }
     g.inv_cell = (float)(1.0 / cell);
+    g.reach = reach;
     if (!isfinite(g.inv_cell) || !(g.inv_cell > 0.0f)) {
         return false;
     }
@@ -126,7 +133,7 @@ bool cloth_mesh_grid_build(const cloth_allocator *alloc, cloth_collider_mesh *m,
     for (uint32_t t = 0; t < tris; ++t) {
         float box[6];
         uint32_t l[3], h[3];
-        tri_box(m, a, b, t, box);
+        tri_box(m, a, b, t, reach, box);
         if (cell_range(&g, box, l, h)) {
             entries += (size_t)(h[0] - l[0] + 1u) * (h[1] - l[1] + 1u) * (h[2] - l[2] + 1u);
         }
@@ -141,7 +148,7 @@ bool cloth_mesh_grid_build(const cloth_allocator *alloc, cloth_collider_mesh *m,
     for (uint32_t t = 0; t < tris; ++t) {
         float box[6];
         uint32_t l[3], h[3];
-        tri_box(m, a, b, t, box);
+        tri_box(m, a, b, t, reach, box);
         if (!cell_range(&g, box, l, h)) {
             continue;
         }
@@ -159,7 +166,7 @@ bool cloth_mesh_grid_build(const cloth_allocator *alloc, cloth_collider_mesh *m,
     for (uint32_t t = 0; t < tris; ++t) {
         float box[6];
         uint32_t l[3], h[3];
-        tri_box(m, a, b, t, box);
+        tri_box(m, a, b, t, reach, box);
         if (!cell_range(&g, box, l, h)) {
             continue;
         }
@@ -188,23 +195,9 @@ void cloth_mesh_grid_free(const cloth_allocator *alloc, cloth_mesh_grid *g)
     g->start_cap = g->tris_cap = 0u;
 }
 
-void cloth_mesh_grid_visit(const cloth_collider_mesh *m, const float p[3], float r, cloth_mesh_visit_fn *visit,
-                           void *ctx)
+bool cloth_mesh_grid_cells(const cloth_mesh_grid *g, const float p[3], float r, uint32_t lo[3], uint32_t hi[3])
 {
-    const cloth_mesh_grid *g = &m->grid;
-    const float box[6] = {p[0] - r, p[1] - r, p[2] - r, p[0] + r, p[1] + r, p[2] + r};
-    uint32_t l[3], h[3];
-    if (g->start == NULL || !cell_range(g, box, l, h)) {
-        return;
-    }
-    for (uint32_t z = l[2]; z <= h[2]; ++z) {
-        for (uint32_t y = l[1]; y <= h[1]; ++y) {
-            const size_t row = ((size_t)z * g->dims[1] + y) * g->dims[0];
-            for (size_t c = row + l[0]; c <= row + h[0]; ++c) {
-                for (uint32_t e = g->start[c]; e < g->start[c + 1u]; ++e) {
-                    visit(m, g->tris[e], ctx);
-                }
-            }
-        }
-    }
+    const float r_box = r <= g->reach ? 0.0f : r; /* within the built reach: the point's own cell holds all */
+    const float box[6] = {p[0] - r_box, p[1] - r_box, p[2] - r_box, p[0] + r_box, p[1] + r_box, p[2] + r_box};
+    return g->start != NULL && cell_range(g, box, lo, hi);
 }

@@ -9,12 +9,14 @@
 #include <string.h>
 
 /* One block for every fixed-size array: tri, across, then from, to, at,
- * the spare the next vertices are read into, vertex normals, face normals. */
-cloth_collider_mesh *cloth_mesh_collider_alloc(const cloth_allocator *alloc, uint32_t vertices, uint32_t triangles)
+ * the spare the next vertices are read into, vertex normals, face normals,
+ * the triangles' balls; the particles' hints sit after `across`. */
+cloth_collider_mesh *cloth_mesh_collider_alloc(const cloth_allocator *alloc, uint32_t vertices, uint32_t triangles,
+                                               uint32_t particles)
 {
     const size_t head = (sizeof(cloth_collider_mesh) + 31u) / 32u * 32u;
-    const size_t ints = 6u * (size_t)triangles * sizeof(uint32_t);
-    const size_t floats = (15u * (size_t)vertices + 3u * (size_t)triangles) * sizeof(float);
+    const size_t ints = (6u * (size_t)triangles + particles) * sizeof(uint32_t);
+    const size_t floats = (15u * (size_t)vertices + 7u * (size_t)triangles) * sizeof(float);
     const size_t bytes = head + (ints + 31u) / 32u * 32u + floats;
     unsigned char *block = cloth_mem_alloc(alloc, bytes);
     if (block == NULL) {
@@ -27,6 +29,11 @@ cloth_collider_mesh *cloth_mesh_collider_alloc(const cloth_allocator *alloc, uin
     m->triangle_count = triangles;
     m->tri = (uint32_t *)(void *)(block + head);
     m->across = m->tri + 3u * (size_t)triangles;
+    m->hint = m->across + 3u * (size_t)triangles;
+    m->particles = particles;
+    for (uint32_t i = 0; i < particles; ++i) {
+        m->hint[i] = CLOTH_MESH_NONE;
+    }
     float *f = (float *)(void *)(block + head + (ints + 31u) / 32u * 32u);
     const size_t v3 = 3u * (size_t)vertices;
     m->slots = f;
@@ -35,6 +42,10 @@ cloth_collider_mesh *cloth_mesh_collider_alloc(const cloth_allocator *alloc, uin
     m->at = f + 2u * v3;
     m->vertex_n = f + 4u * v3;
     m->face_n = f + 5u * v3;
+    m->ball = m->face_n + 3u * (size_t)triangles;
+
+    for (uint32_t i = 0; i < particles; ++i) {
+    }
     return m;
 }
 

@@ -10,17 +10,20 @@
  * on top of that.
  *
  * The query finds the nearest point of the surface among the triangles
- * within reach (the grid, mesh_grid.c) and tells inside from outside by
- * the angle-weighted pseudo-normal of the feature it lies on (face, edge
- * or corner), which is exact for a closed mesh (Baerentzen and Aanaes,
- * "Signed distance computation using the angle weighted pseudonormal",
- * 2005). A particle in front and closer than the thickness, or behind the
- * surface but less than `depth` from it, goes to the nearest surface point
- * moved out by the thickness, straight away from it, so edges and corners
- * are rounded by the thickness. `depth` is the mesh's mean edge length: a
- * particle that gets deeper than that behind the surface between two
- * collision passes is not seen. The mesh is not convex, so the response
- * asks again after friction's take-back (collide.c).
+ * within reach (the grid, mesh_grid.c; a per-particle hint of the triangle
+ * found last time and each triangle's ball and plane pass most of them
+ * over) and tells inside from outside by the angle-weighted pseudo-normal
+ * of the feature it lies on (face, edge or corner), which is exact for a
+ * closed mesh (Baerentzen and Aanaes, "Signed distance computation using
+ * the angle weighted pseudonormal", 2005). A particle in front and closer
+ * than the thickness, or behind the surface but less than `depth` from it,
+ * goes to the nearest surface point moved out by the thickness: along the
+ * face's own normal over a face, straight away from an edge or corner, so
+ * those are rounded by the thickness. `depth` is half the mesh's mean edge
+ * length: a particle that gets deeper than that behind the surface between
+ * two collision passes is not seen. The mesh is not convex, so the
+ * response asks again after friction's take-back (collide.c) unless the
+ * take-back stayed over the contact's own face.
  */
 #include "mesh_collider.h"
 #include "shapes.h"
@@ -153,6 +156,31 @@ static float reach_of(const cloth_collider_mesh *m, const float *a, const float 
     return sqrtf(r2) * 1.0001f;
 }
 
+/* Each triangle's ball: about its corners' mean, through the farthest
+ * (grown by a part in 1e5 so that rounding never passes over a triangle
+ * that is nearer). */
+static void balls(cloth_collider_mesh *m)
+{
+    for (uint32_t t = 0; t < m->triangle_count; ++t) {
+        const float *v[3] = {m->at + 3u * m->tri[3u * t], m->at + 3u * m->tri[3u * t + 1u],
+                             m->at + 3u * m->tri[3u * t + 2u]};
+        float c[3], r2 = 0.0f;
+        for (int k = 0; k < 3; ++k) {
+            c[k] = (v[0][k] + v[1][k] + v[2][k]) * (1.0f / 3.0f);
+        }
+        for (int j = 0; j < 3; ++j) {
+            float d[3];
+            sub3(v[j], c, d);
+            r2 = fmaxf(r2, cloth_dot3(d, d));
+        }
+        float *ball = m->ball + 4u * t;
+        ball[0] = c[0];
+        ball[1] = c[1];
+        ball[2] = c[2];
+        ball[3] = sqrtf(r2) * 1.00001f + 1e-7f * (fabsf(c[0]) + fabsf(c[1]) + fabsf(c[2]));
+    }
+}
+
 /* The host's vertices into `out` (3 floats each), or false if one is not
  * finite or makes a triangle degenerate. */
 static bool read_vertices(const cloth_collider_mesh *m, const float *src, size_t stride, float *out)
@@ -208,7 +236,7 @@ cloth_status cloth_add_triangle_mesh(cloth_t *cloth, const float *vertices, size
             return CLOTH_ERR_INVALID_ARGUMENT;
         }
     }
-    cloth_collider_mesh *m = cloth_mesh_collider_alloc(&cloth->alloc, vertex_count, triangle_count);
+    cloth_collider_mesh *m = cloth_mesh_collider_alloc(&cloth->alloc, vertex_count, triangle_count, cloth->count);
     if (m == NULL) {
         return CLOTH_ERR_OUT_OF_MEMORY;
     }
@@ -225,9 +253,10 @@ cloth_status cloth_add_triangle_mesh(cloth_t *cloth, const float *vertices, size
         sub3(m->to + 3u * m->tri[s], m->to + 3u * m->tri[s - s % 3u + (s % 3u + 1u) % 3u], d);
         edges += sqrt((double)cloth_dot3(d, d));
     }
-    m->depth = (float)(edges / (3.0 * triangle_count));
+    m->depth = (float)(0.5 * edges / (3.0 * triangle_count));
     normals(m, m->to);
-    if (!link_edges(&cloth->alloc, m) || !cloth_mesh_grid_build(&cloth->alloc, m, m->at, m->to)) {
+    balls(m);
+    if (!link_edges(&cloth->alloc, m) || !cloth_mesh_grid_build(&cloth->alloc, m, m->at, m->to, cloth->particle_radius + m->depth)) {
         cloth_mesh_collider_free(&cloth->alloc, m);
         return CLOTH_ERR_OUT_OF_MEMORY;
     }
@@ -264,7 +293,7 @@ cloth_status cloth_set_triangle_mesh_vertices(cloth_t *cloth, cloth_collider_id 
     if (!read_vertices(m, vertices, stride_bytes, next)) {
         return CLOTH_ERR_INVALID_ARGUMENT;
     }
-    if (!cloth_mesh_grid_build(&cloth->alloc, m, m->at, next)) {
+    if (!cloth_mesh_grid_build(&cloth->alloc, m, m->at, next, c->grown + m->depth)) {
         return CLOTH_ERR_OUT_OF_MEMORY;
     }
     m->to = next;
@@ -312,18 +341,20 @@ void cloth_mesh_collider_place(cloth_collider_mesh *m, uint32_t substep, uint32_
     }
     if (substep >= substeps) {
         memcpy(m->at, m->to, n * sizeof(float));
-        return;
+    } else {
+        const float s = (float)substep / (float)substeps;
+        for (size_t i = 0; i < n; ++i) {
+            m->at[i] = m->from[i] + (m->to[i] - m->from[i]) * s;
+        }
     }
-    const float s = (float)substep / (float)substeps;
-    for (size_t i = 0; i < n; ++i) {
-        m->at[i] = m->from[i] + (m->to[i] - m->from[i]) * s;
-    }
+    balls(m);
 }
 
 void cloth_mesh_collider_rewind(cloth_collider_mesh *m)
 {
     if (m->moving) {
         memcpy(m->at, m->from, 3u * (size_t)m->vertex_count * sizeof(float));
+        balls(m);
     }
 }
 
@@ -332,12 +363,12 @@ void cloth_mesh_collider_rewind(cloth_collider_mesh *m)
  * corners. */
 typedef struct near_point {
     const float *p;
-    float d2, q[3], bary[3];
+    float d2, dist, q[3], bary[3]; /* dist: sqrt(d2), rounded up */
     uint32_t t;
     int feature; /* 0 the face; 1 + k corner k; 4 + k the edge from corner k to k + 1 */
 } near_point;
 
-static void nearest_on(const cloth_collider_mesh *m, uint32_t t, near_point *out)
+static float nearest_on(const cloth_collider_mesh *m, uint32_t t, near_point *out)
 {
     const uint32_t *tri = m->tri + 3u * t;
     const float *a = m->at + 3u * tri[0], *b = m->at + 3u * tri[1], *c = m->at + 3u * tri[2], *p = out->p;
@@ -389,8 +420,11 @@ static void nearest_on(const cloth_collider_mesh *m, uint32_t t, near_point *out
     }
     sub3(p, q, d);
     const float d2q = cloth_dot3(d, d);
-    if (d2q < out->d2) {
+    /* the nearest, the lowest index among equals: the answer does not
+     * depend on the order triangles come in (nor on the hint) */
+    if (d2q < out->d2 || (d2q == out->d2 && out->t != CLOTH_MESH_NONE && t < out->t)) {
         out->d2 = d2q;
+        out->dist = sqrtf(d2q) * 1.000001f;
         out->t = t;
         out->feature = feature;
         for (int k = 0; k < 3; ++k) {
@@ -400,13 +434,52 @@ static void nearest_on(const cloth_collider_mesh *m, uint32_t t, near_point *out
         out->bary[1] = v;
         out->bary[2] = w;
     }
+    return sqrtf(d2q);
 }
 
-static void visit(const cloth_collider_mesh *m, uint32_t t, void *ctx)
+/* Triangle t, unless a cheap bound shows it is farther than the nearest
+ * so far: its ball, and for a still mesh its plane. `slack` covers the
+ * rounding of the bounds against nearest_on()'s own arithmetic. */
+static void consider(const cloth_collider_mesh *m, uint32_t t, near_point *np, float slack)
 {
-    near_point *np = ctx;
-    if (t != np->t) {
-        nearest_on(m, t, np);
+    const float *ball = m->ball + 4u * t, *p = np->p;
+    const float d[3] = {p[0] - ball[0], p[1] - ball[1], p[2] - ball[2]};
+    const float far = ball[3] + np->dist + slack;
+    if (cloth_dot3(d, d) > far * far) {
+        return;
+    }
+    if (!m->moving) {
+        const float *n = m->face_n + 3u * t, *a = m->at + 3u * m->tri[3u * t];
+        const float e[3] = {p[0] - a[0], p[1] - a[1], p[2] - a[2]};
+        if (fabsf(cloth_dot3(e, n)) > np->dist + slack) {
+            return;
+        }
+    }
+    (void)nearest_on(m, t, np);
+}
+
+/* The nearest triangle within np->dist, starting from the one nearest
+ * last time (the hint; any triangle gives the same answer, a near one
+ * passes over most of the rest at the first bound). */
+static void search(const cloth_collider_mesh *m, near_point *np, uint32_t hint, float slack)
+{
+    uint32_t lo[3], hi[3];
+    if (!cloth_mesh_grid_cells(&m->grid, np->p, np->dist, lo, hi)) {
+        return;
+    }
+    if (hint < m->triangle_count) {
+        (void)nearest_on(m, hint, np);
+    }
+    const cloth_mesh_grid *g = &m->grid;
+    for (uint32_t z = lo[2]; z <= hi[2]; ++z) {
+        for (uint32_t y = lo[1]; y <= hi[1]; ++y) {
+            const size_t row = ((size_t)z * g->dims[1] + y) * g->dims[0];
+            for (size_t cell = row + lo[0]; cell <= row + hi[0]; ++cell) {
+                for (uint32_t e = g->start[cell]; e < g->start[cell + 1u]; ++e) {
+                    consider(m, g->tris[e], np, slack);
+                }
+            }
+        }
     }
 }
 
@@ -456,7 +529,7 @@ static void surface_velocity(const cloth_collider_mesh *m, uint32_t t, const flo
  * normal, as off a plane, and keeps its place along the face exactly (a
  * point rebuilt from the corners' weights would carry their rounding,
  * which makes resting cloth creep). */
-static bool on_face(const cloth_collider *c, const near_point *np, float out[3], float n[3], float vel[3])
+static bool on_face(const cloth_collider *c, const near_point *np, float out[3], float n[3], cloth_mesh_extra *extra)
 {
     const cloth_collider_mesh *m = c->mesh;
     const uint32_t *tri = m->tri + 3u * np->t;
@@ -482,21 +555,33 @@ static bool on_face(const cloth_collider *c, const near_point *np, float out[3],
         n[k] = f[k];
         out[k] = np->p[k] + push * f[k];
     }
-    surface_velocity(m, np->t, np->bary, vel);
+    surface_velocity(m, np->t, np->bary, extra->vel);
+    /* the distance to the nearest side: corner k's weight times its height
+     * over the opposite side (twice the area over that side's length) */
+    float bc[3];
+    sub3(cc, b, bc);
+    const float to_side[3] = {np->bary[0] * len / sqrtf(cloth_dot3(bc, bc)), np->bary[1] * len / sqrtf(cloth_dot3(ac, ac)),
+                              np->bary[2] * len / sqrtf(cloth_dot3(ab, ab))};
+    extra->flat = fmaxf(0.0f, fminf(to_side[0], fminf(to_side[1], to_side[2])) * 0.999f);
     return true;
 }
 
-bool cloth_shape_triangle_mesh(const cloth_collider *c, const float p[3], float out[3], float n[3], float vel[3])
+bool cloth_shape_triangle_mesh(const cloth_collider *c, uint32_t particle, const float p[3], float out[3], float n[3],
+                               cloth_mesh_extra *extra)
 {
-    const cloth_collider_mesh *m = c->mesh;
+    cloth_collider_mesh *m = c->mesh;
     const float reach = c->grown + m->depth;
-    near_point np = {.p = p, .d2 = reach * reach, .t = CLOTH_MESH_NONE, .feature = 0};
-    cloth_mesh_grid_visit(m, p, reach, visit, &np);
+    /* a part in 1e5 of the coordinates: far more than the rounding of the
+     * bounds that pass triangles over */
+    const float slack = 1e-5f * (fabsf(p[0]) + fabsf(p[1]) + fabsf(p[2]) + reach);
+    near_point np = {.p = p, .d2 = reach * reach, .dist = reach, .t = CLOTH_MESH_NONE, .feature = 0};
+    search(m, &np, m->hint[particle], slack);
+    m->hint[particle] = np.t;
     if (np.t == CLOTH_MESH_NONE) {
         return false;
     }
     if (np.feature == 0) {
-        return on_face(c, &np, out, n, vel);
+        return on_face(c, &np, out, n, extra);
     }
     float pn[3], d[3];
     pseudo_normal(m, &np, pn);
@@ -525,6 +610,7 @@ bool cloth_shape_triangle_mesh(const cloth_collider *c, const float p[3], float 
     for (int k = 0; k < 3; ++k) {
         out[k] = np.q[k] + n[k] * c->grown;
     }
-    surface_velocity(m, np.t, np.bary, vel);
+    surface_velocity(m, np.t, np.bary, extra->vel);
+    extra->flat = 0.0f;
     return true;
 }
