@@ -49,6 +49,7 @@ static cloth_t *make_cloth(cloth_integrator kind)
 
 typedef struct probe {
     cloth_t *cloth;
+    cloth_collider_id mesh; /* a triangle-mesh collider of the cloth, for the mesh calls */
     bool active;        /* call the mutators from the hooks */
     uint32_t rounds;    /* times call_every_mutator() ran */
     uint32_t wrong;     /* calls that did not return CLOTH_ERR_BUSY */
@@ -77,12 +78,27 @@ static cloth_status noop_integ_step(void *user, void *state, const cloth_step_vi
 
 static const cloth_integrator_vtable noop_vtable = {"noop", 0u, NULL, NULL, noop_integ_step, NULL};
 
+/* A tetrahedron far above the cloth (a triangle mesh the probes may move),
+ * and a box of half-size 0.1 as planes. */
+static const float tetra_vertices[12] = {
+    0.0f, 50.0f, 0.0f, 1.0f, 50.0f, 0.0f, 0.0f, 50.0f, 1.0f, 0.0f, 51.0f, 0.0f,
+};
+static const uint32_t tetra_indices[12] = {0u, 1u, 2u, 0u, 3u, 1u, 0u, 2u, 3u, 1u, 3u, 2u};
+static const float box_planes[24] = {
+    1.0f, 0.0f, 0.0f, -0.1f, -1.0f, 0.0f, 0.0f, -0.1f, 0.0f, 1.0f, 0.0f, -0.1f,
+    0.0f, -1.0f, 0.0f, -0.1f, 0.0f, 0.0f, 1.0f, -0.1f, 0.0f, 0.0f, -1.0f, -0.1f,
+};
+
 /* Every public function that takes a `cloth_t *`, with arguments it would
  * accept outside a step. */
 static void call_every_mutator(probe *p)
 {
     cloth_t *c = p->cloth;
     const float v3[3] = {0.1f, 0.2f, 0.3f}, axis[3] = {0.0f, 1.0f, 0.0f}, q[4] = {0.0f, 0.0f, 0.0f, 1.0f};
+    float tetra_moved[12];
+    for (int k = 0; k < 12; ++k) {
+        tetra_moved[k] = tetra_vertices[k] + (k % 3 == 0 ? 0.5f : 0.0f);
+    }
     cloth_collider_id id = 0u;
     cloth_material mat;
     cloth_material_init(&mat, CLOTH_MATERIAL_COTTON);
@@ -95,6 +111,9 @@ static void call_every_mutator(probe *p)
     BUSY(p, cloth_add_plane(c, v3, axis, &id));
     BUSY(p, cloth_add_capsule(c, v3, axis, 0.1f, &id));
     BUSY(p, cloth_add_tapered_capsule(c, v3, axis, 0.1f, 0.05f, &id));
+    BUSY(p, cloth_add_convex(c, box_planes, 6u, &id));
+    BUSY(p, cloth_add_triangle_mesh(c, tetra_vertices, 0u, 4u, tetra_indices, 4u, &id));
+    BUSY(p, cloth_set_triangle_mesh_vertices(c, p->mesh, tetra_moved, 0u));
     BUSY(p, cloth_add_cylinder(c, v3, axis, 0.1f, &id));
     BUSY(p, cloth_add_torus(c, v3, axis, 0.3f, 0.1f, &id));
     BUSY(p, cloth_remove_collider(c, 1u));
@@ -144,8 +163,11 @@ static void call_every_mutator(probe *p)
     cloth_destroy(c); /* ignored inside a step: ASan sees it if it is not */
     /* queries that change nothing work mid-step */
     size_t size = 0u;
+    float mesh_now[12];
     if (cloth_get_positions(c, buf, 0u) != CLOTH_OK || cloth_state_size(c, &size) != CLOTH_OK ||
-        cloth_particle_count(c) != SIDE * SIDE) {
+        cloth_particle_count(c) != SIDE * SIDE ||
+        cloth_get_triangle_mesh_vertices(c, p->mesh, mesh_now, 0u) != CLOTH_OK ||
+        memcmp(mesh_now, tetra_vertices, sizeof mesh_now) != 0) {
         ++p->reads_bad;
     }
 }
@@ -282,16 +304,17 @@ static uint64_t run_with_hook(int kind, bool active, probe *p)
     }
     memset(p, 0, sizeof *p);
     p->cloth = c;
+    /* the same in both runs, so that their hashes compare */
+    bool ok = cloth_add_triangle_mesh(c, tetra_vertices, 0u, 4u, tetra_indices, 4u, &p->mesh) == CLOTH_OK;
     hi.p = p;
     it.p = p;
-    bool ok = true;
     switch (kind) {
-    case HOOK_WIND: ok = cloth_set_wind(c, wind_hook, p) == CLOTH_OK; break;
-    case HOOK_FORCE: ok = cloth_set_external_force(c, force_hook, p) == CLOTH_OK; break;
+    case HOOK_WIND: ok = ok && cloth_set_wind(c, wind_hook, p) == CLOTH_OK; break;
+    case HOOK_FORCE: ok = ok && cloth_set_external_force(c, force_hook, p) == CLOTH_OK; break;
     case HOOK_ENQUEUE:
     case HOOK_TASK_FINISH:
         it.which = kind - HOOK_ENQUEUE;
-        ok = cloth_set_task_hooks(c, inline_enqueue, inline_finish, 1u, &it) == CLOTH_OK;
+        ok = ok && cloth_set_task_hooks(c, inline_enqueue, inline_finish, 1u, &it) == CLOTH_OK;
         break;
     default:
         hi.which = kind - HOOK_STEP;

@@ -245,6 +245,18 @@ const C = {
   addTaperedCapsule: lib.func(
     'int cloth_add_tapered_capsule(cloth_t *cloth, const float *a, const float *b, float radius_a, float radius_b, _Out_ uint32_t *out)',
   ),
+  addConvex: lib.func(
+    'int cloth_add_convex(cloth_t *cloth, const float *planes, uint32_t plane_count, _Out_ uint32_t *out)',
+  ),
+  addTriangleMesh: lib.func(
+    'int cloth_add_triangle_mesh(cloth_t *cloth, const float *vertices, size_t stride_bytes, uint32_t vertex_count, const uint32_t *indices, uint32_t triangle_count, _Out_ uint32_t *out)',
+  ),
+  setTriangleMeshVertices: lib.func(
+    'int cloth_set_triangle_mesh_vertices(cloth_t *cloth, uint32_t id, const float *vertices, size_t stride_bytes)',
+  ),
+  getTriangleMeshVertices: lib.func(
+    'int cloth_get_triangle_mesh_vertices(const cloth_t *cloth, uint32_t id, _Out_ float *vertices, size_t stride_bytes)',
+  ),
   addCylinder: lib.func(
     'int cloth_add_cylinder(cloth_t *cloth, const float *a, const float *b, float radius, _Out_ uint32_t *out)',
   ),
@@ -367,6 +379,15 @@ function vec3Array(values, n, what) {
   const out = values instanceof Float32Array ? values : Float32Array.from(Array.from(values).flat());
   if (out.length !== 3 * n) throw new RangeError(`${what}: expected ${3 * n} numbers, got ${out.length}`);
   return out;
+}
+
+// Index records (an array of triples, or of numbers) as a Uint32Array; an index
+// that is no uint32 is refused as the library refuses one out of range.
+function indexArray(values, fn) {
+  const flat = Array.from(values).flat();
+  if (flat.some((i) => typeof i !== 'number' || !Number.isInteger(i))) throw new TypeError('triangles: expected integer indices');
+  if (flat.some((i) => i < 0 || i > 0xffffffff)) throw new ClothError(Status.ERR_INVALID_ARGUMENT, fn);
+  return Uint32Array.from(flat);
 }
 
 // A callback's per-particle vectors into the library's buffer: 3n numbers or [x, y, z] for all.
@@ -725,6 +746,7 @@ class Cloth {
     this._handle = handle;
     this.count = C.particleCount(handle);
     this._hooks = { wind: null, force: null, tasks: null, integrator: null };
+    this._meshVertices = new Map(); // triangle-mesh collider id -> its vertex count
     this._busy = false;
   }
 
@@ -1216,6 +1238,68 @@ class Cloth {
   // The hull of a ball of radiusA about a and one of radiusB about b: a limb.
   addTaperedCapsule(a, b, radiusA, radiusB) {
     return this._add('cloth_add_tapered_capsule', C.addTaperedCapsule, [vec3(a, 'a'), vec3(b, 'b'), radiusA, radiusB]);
+  }
+
+  // A convex hull of 4 to 64 planes [nx, ny, nz, d], the solid where n.x + d <= 0
+  // for every one (unit normals pointing out): an array of 4-arrays or a flat
+  // Float32Array / array of 4k numbers, in the collider's own frame (which starts
+  // at the world's origin, unturned). A box of half-sizes hx, hy, hz about the
+  // origin: [1, 0, 0, -hx], [-1, 0, 0, -hx], [0, 1, 0, -hy], ...
+  addConvex(planes) {
+    const flat = planes instanceof Float32Array ? planes : Float32Array.from(Array.from(planes).flat());
+    if (flat.length % 4 !== 0) throw new RangeError(`planes: expected records of 4 numbers, got ${flat.length} numbers`);
+    return this._add('cloth_add_convex', C.addConvex, [flat, flat.length / 4]);
+  }
+
+  // A triangle mesh, closed or open: vertices n xyz records (a Float32Array of 3n
+  // or an array of triples), triangles m index triples (a Uint32Array of 3m or an
+  // array of triples); the cloth stays on the side from which the corners run
+  // counter-clockwise. Copied, in the collider's own frame.
+  addTriangleMesh(vertices, triangles) {
+    const flat = vertices instanceof Float32Array ? vertices : Float32Array.from(Array.from(vertices).flat());
+    if (flat.length % 3 !== 0) throw new RangeError('vertices: expected xyz records');
+    const tris = triangles instanceof Uint32Array ? triangles : indexArray(triangles, 'cloth_add_triangle_mesh');
+    if (tris.length % 3 !== 0) throw new RangeError('triangles: expected index triples');
+    const n = flat.length / 3;
+    const collider = this._add('cloth_add_triangle_mesh', C.addTriangleMesh, [flat, 0, n, tris, tris.length / 3]);
+    this._meshVertices.set(collider.id, n);
+    return collider;
+  }
+
+  // [id, vertex count] of a triangle-mesh collider (a Collider or its id); for
+  // anything else the status the library gives.
+  _meshVertexCount(collider, name) {
+    const id = collider instanceof Collider ? collider.id : collider;
+    const handle = this.handle;
+    const n = this._meshVertices.get(id);
+    if (n === undefined) {
+      if (!Number.isInteger(id) || id < 0 || id > 0xffffffff) throw new ClothError(Status.ERR_OUT_OF_RANGE, name);
+      // unknown or removed (as the library says), or a collider of another shape
+      const status = C.getColliderTransform(handle, id, null, null);
+      throw new ClothError(status !== Status.OK ? status : Status.ERR_INVALID_ARGUMENT, name);
+    }
+    return [id, n];
+  }
+
+  // New positions (in its frame) for every vertex of a triangle-mesh collider,
+  // same triangles (3n numbers or [x, y, z] triples): they get there at the end of
+  // the next step, moving in a straight line over its substeps.
+  setTriangleMeshVertices(collider, values) {
+    const [id, n] = this._meshVertexCount(collider, 'cloth_set_triangle_mesh_vertices');
+    const v = vec3Array(values, n, 'triangle mesh vertices');
+    check(C.setTriangleMeshVertices(this.handle, id, v, 0), 'cloth_set_triangle_mesh_vertices');
+  }
+
+  // The vertices a triangle-mesh collider is heading for, in its frame: a
+  // Float32Array of 3n, as positions() returns them.
+  getTriangleMeshVertices(collider, out = null) {
+    const [id, n] = this._meshVertexCount(collider, 'cloth_get_triangle_mesh_vertices');
+    const dst = out === null ? new Float32Array(3 * n) : out;
+    if (!(dst instanceof Float32Array) || dst.length !== 3 * n) {
+      throw new RangeError(`triangle mesh vertices: out must be a Float32Array of ${3 * n}`);
+    }
+    check(C.getTriangleMeshVertices(this.handle, id, dst, 0), 'cloth_get_triangle_mesh_vertices');
+    return dst;
   }
 
   addCylinder(a, b, radius) {

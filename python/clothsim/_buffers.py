@@ -9,9 +9,11 @@ triples.
 """
 
 import ctypes
+import numbers
+import operator
 import os
 
-from ._lib import c_float_p, c_uint32_p
+from ._lib import ClothError, Status, c_float_p, c_uint32_p
 
 __all__ = [
     "np",
@@ -22,6 +24,9 @@ __all__ = [
     "read_triangles",
     "write_vec3",
     "write_floats",
+    "write_vec3_rows",
+    "write_records",
+    "write_indices",
     "vec3",
     "floats",
     "fill_vec3",
@@ -152,6 +157,83 @@ def write_vec3(values, count, what):
         buf[3 * i + 1] = y
         buf[3 * i + 2] = z
     return buf, 0, buf
+
+
+def write_vec3_rows(values, what):
+    """(pointer, stride, count, keepalive) for xyz records whose number the
+    values give: an (n, 3) array (float32 with 4-byte columns passed as it
+    is, rows may be strided) or a sequence of triples, as :func:`write_vec3`."""
+    if np is not None:
+        array = values if isinstance(values, np.ndarray) else np.asarray(values, dtype=np.float32)
+        if array.ndim != 2 or array.shape[1] != 3:
+            if array.size == 0:  # [] has shape (0,): no records
+                array = np.empty((0, 3), dtype=np.float32)
+            else:
+                raise ValueError("%s: expected shape (n, 3), got %s" % (what, array.shape))
+        count = array.shape[0]
+        ptr, stride, keep = write_vec3(array, count, what)
+        return ptr, stride, count, keep
+    rows = list(values)
+    ptr, stride, keep = write_vec3(rows, len(rows), what)
+    return ptr, stride, len(rows), keep
+
+
+def _is_number(v):
+    return isinstance(v, numbers.Real) or (hasattr(v, "__float__") and not hasattr(v, "__len__"))
+
+
+def write_records(values, width, what):
+    """(pointer, count, keepalive) for packed records of `width` floats:
+    a sequence of `width`-tuples, a flat sequence of numbers whose length is
+    a multiple of `width`, or an array of shape (k, width) or (k * width,)."""
+    if np is not None:
+        array = np.ascontiguousarray(values, dtype=np.float32)
+        if array.ndim == 1 and array.size % width == 0:
+            array = array.reshape(-1, width)
+        if array.ndim != 2 or array.shape[1] != width:
+            raise ValueError("%s: expected records of %d numbers, got shape %s" % (what, width, array.shape))
+        return array.ctypes.data_as(c_float_p), array.shape[0], array
+    items = list(values)
+    if all(_is_number(v) for v in items):
+        flat = [float(v) for v in items]
+        if len(flat) % width:
+            raise ValueError("%s: expected a multiple of %d numbers, got %d" % (what, width, len(flat)))
+    else:
+        flat = []
+        for row in items:
+            row = [float(v) for v in row]
+            if len(row) != width:
+                raise ValueError("%s: expected records of %d numbers, got one of %d" % (what, width, len(row)))
+            flat.extend(row)
+    buf = (ctypes.c_float * len(flat))(*flat)
+    return buf, len(flat) // width, buf
+
+
+def write_indices(values, width, what, function):
+    """(pointer, count, keepalive) for packed records of `width` uint32
+    indices: a sequence of `width`-tuples or an (m, width) integer array. An
+    index outside uint32 raises ClothError(ERR_INVALID_ARGUMENT) as the
+    library refuses one out of range; a non-integer one TypeError."""
+    if np is not None:
+        array = np.asarray(values)
+        if array.size == 0:
+            array = np.empty((0, width), dtype=np.uint32)
+        if array.ndim != 2 or array.shape[1] != width:
+            raise ValueError("%s: expected shape (m, %d), got %s" % (what, width, array.shape))
+        if array.dtype.kind not in "iu":
+            raise TypeError("%s: expected integer indices, got %s" % (what, array.dtype))
+        if array.size and (array.min() < 0 or array.max() > 0xFFFFFFFF):
+            raise ClothError(Status.ERR_INVALID_ARGUMENT, function)
+        array = np.ascontiguousarray(array, dtype=np.uint32)
+        return array.ctypes.data_as(c_uint32_p), array.shape[0], array
+    rows = [tuple(r) for r in values]
+    if any(len(r) != width for r in rows):
+        raise ValueError("%s: expected index records of %d" % (what, width))
+    flat = [operator.index(i) for r in rows for i in r]
+    if any(not 0 <= i <= 0xFFFFFFFF for i in flat):
+        raise ClothError(Status.ERR_INVALID_ARGUMENT, function)
+    buf = (ctypes.c_uint32 * len(flat))(*flat)
+    return buf, len(rows), buf
 
 
 def write_floats(values, count, what):

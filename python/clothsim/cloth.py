@@ -77,6 +77,7 @@ class Cloth:
         self = object.__new__(cls)
         self._handle = handle
         self._count = lib().cloth_particle_count(handle)
+        self._mesh_vertices = {}  # triangle-mesh collider id -> its vertex count
         return self
 
     # --- construction ---------------------------------------------------------
@@ -708,6 +709,81 @@ class Cloth:
         about b: a limb thicker at one end."""
         args = (_buffers.vec3(a, "a"), _buffers.vec3(b, "b"), radius_a, radius_b)
         return self._add("cloth_add_tapered_capsule", args, friction, thickness)
+
+    def add_convex(self, planes, friction=None, thickness=None):
+        """A convex hull of 4 to 64 planes (nx, ny, nz, d), the solid where
+        n.x + d <= 0 for every one (unit normals pointing out): a sequence of
+        4-tuples, a flat sequence of 4k numbers or a (k, 4) array. A box of
+        half-sizes hx, hy, hz about the origin is (1, 0, 0, -hx),
+        (-1, 0, 0, -hx), (0, 1, 0, -hy), ... Given in the collider's own
+        frame, which starts at the world's origin, unturned."""
+        ptr, count, keep = _buffers.write_records(planes, 4, "planes")
+        args = (ptr, _u32(count, "cloth_add_convex"))
+        collider = self._add("cloth_add_convex", args, friction, thickness)
+        del keep  # the library has copied the planes
+        return collider
+
+    def add_triangle_mesh(self, vertices, triangles, friction=None, thickness=None):
+        """A triangle mesh, closed or open: `vertices` n xyz triples (an
+        (n, 3) array, rows may be strided), `triangles` m index triples; the
+        cloth stays on the side from which the corners run counter-clockwise.
+        Copied; given in the collider's own frame, which starts at the
+        world's origin, unturned. Move its vertices with
+        :meth:`set_triangle_mesh_vertices`."""
+        vptr, stride, count, vkeep = _buffers.write_vec3_rows(vertices, "vertices")
+        tptr, tri_count, tkeep = _buffers.write_indices(triangles, 3, "triangles", "cloth_add_triangle_mesh")
+        args = (
+            vptr,
+            stride,
+            _u32(count, "cloth_add_triangle_mesh"),
+            tptr,
+            _u32(tri_count, "cloth_add_triangle_mesh"),
+        )
+        collider = self._add("cloth_add_triangle_mesh", args, None, None)
+        self._mesh_vertices[collider.id] = count  # before a bad friction or thickness raises
+        del vkeep, tkeep  # the library has copied the mesh
+        if friction is not None:
+            collider.set_friction(friction)
+        if thickness is not None:
+            collider.set_thickness(thickness)
+        return collider
+
+    def _mesh_vertex_count(self, collider, function):
+        """(id, vertex count) of a triangle-mesh collider of this cloth (a
+        Collider or its id); what the library would say for anything else."""
+        cid = _u32(collider, function, Status.ERR_OUT_OF_RANGE)
+        handle = self._live()
+        count = self._mesh_vertices.get(cid)
+        if count is None:
+            # not a mesh added here: unknown or removed (as the library
+            # says), or a collider of another shape
+            status = lib().cloth_get_collider_transform(handle, cid, None, None)
+            raise ClothError(status if status != Status.OK else Status.ERR_INVALID_ARGUMENT, function)
+        return cid, count
+
+    def set_triangle_mesh_vertices(self, collider, vertices):
+        """New positions (in its frame) for every vertex of a triangle-mesh
+        collider (a Collider or its id), same triangles: n xyz triples as
+        :meth:`set_positions` takes them. They get there at the end of the
+        next step, each moving in a straight line over its substeps."""
+        name = "cloth_set_triangle_mesh_vertices"
+        cid, count = self._mesh_vertex_count(collider, name)
+        ptr, stride, keep = _buffers.write_vec3(vertices, count, "set_triangle_mesh_vertices")
+        check(lib().cloth_set_triangle_mesh_vertices(self._live(), cid, ptr, stride), name)
+        del keep
+
+    def get_triangle_mesh_vertices(self, collider, out=None):
+        """The vertices a triangle-mesh collider is heading for (where they
+        are after the next step), in its frame, as :meth:`positions` returns
+        them: an (n, 3) float32 array with numpy (``out`` may be one to
+        fill), else a list of tuples."""
+        name = "cloth_get_triangle_mesh_vertices"
+        cid, count = self._mesh_vertex_count(collider, name)
+
+        def call(handle, dst, stride):
+            check(lib().cloth_get_triangle_mesh_vertices(handle, cid, dst, stride), name)
+
+        return _buffers.read_vec3(call, self._live(), count, out, "triangle mesh vertices")
 
     def add_cylinder(self, a, b, radius, friction=None, thickness=None):
         """A finite cylinder with flat caps centred on a and b."""

@@ -200,6 +200,129 @@ check('a mesh, every collider and the parameters', () => {
   cloth.destroy();
 });
 
+// A box of half-sizes h about the origin: its six planes, and 8 vertices and 12
+// triangles counter-clockwise seen from outside.
+function boxPlanes(h) {
+  const planes = [];
+  for (let axis = 0; axis < 3; axis++) {
+    for (const sign of [1, -1]) {
+      const p = [0, 0, 0, -h[axis]];
+      p[axis] = sign;
+      planes.push(p);
+    }
+  }
+  return planes;
+}
+
+function boxMesh(h) {
+  const vertices = [];
+  for (let i = 0; i < 8; i++) vertices.push([0, 1, 2].map((k) => ((i >> k) & 1 ? h[k] : -h[k])));
+  const triangles = [];
+  for (let axis = 0; axis < 3; axis++) {
+    const b = (axis + 1) % 3;
+    const c = (axis + 2) % 3;
+    for (const side of [0, 1]) {
+      const quad = [[0, 0], [1, 0], [1, 1], [0, 1]].map(([qb, qc]) => {
+        const bits = [0, 0, 0];
+        bits[axis] = side;
+        bits[b] = qb;
+        bits[c] = qc;
+        return bits[0] | (bits[1] << 1) | (bits[2] << 2);
+      });
+      if (side === 0) quad.reverse();
+      triangles.push([quad[0], quad[1], quad[2]], [quad[0], quad[2], quad[3]]);
+    }
+  }
+  return { vertices, triangles };
+}
+
+check('a box as planes and as a triangle mesh catches a dropped cloth', () => {
+  const h = [0.2, 0.15, 0.2];
+  const th = 0.01;
+  const { vertices, triangles } = boxMesh(h);
+  const adders = {
+    planes: (cloth) => cloth.addConvex(boxPlanes(h)),
+    flatPlanes: (cloth) => cloth.addConvex(Float32Array.from(boxPlanes(h).flat())),
+    mesh: (cloth) => cloth.addTriangleMesh(vertices, triangles),
+    flatMesh: (cloth) => cloth.addTriangleMesh(Float32Array.from(vertices.flat()), Uint32Array.from(triangles.flat())),
+  };
+  for (const [name, add] of Object.entries(adders)) {
+    const cloth = clothsim.Cloth.grid(12, 12, { spacing: 0.05, origin: [-0.275, 0.5, -0.275] });
+    const box = add(cloth);
+    assert.ok(box instanceof clothsim.Collider, name);
+    box.setFriction(0.5).setThickness(th);
+    stepped(cloth, 120);
+    const p = cloth.positions();
+    for (let i = 0; i < cloth.count; i++) {
+      const [x, y, z] = p.slice(3 * i, 3 * i + 3);
+      assert.ok([x, y, z].every(Number.isFinite), `${name}: particle ${i}`);
+      const inside = Math.abs(x) < h[0] && Math.abs(y) < h[1] + th - 2e-3 && Math.abs(z) < h[2];
+      assert.ok(!inside, `${name}: particle ${i} inside the box at ${x} ${y} ${z}`);
+    }
+    for (const i of [5 * 12 + 5, 5 * 12 + 6, 6 * 12 + 5, 6 * 12 + 6]) {
+      const y = p[3 * i + 1];
+      assert.ok(y > h[1] && Math.abs(y - (h[1] + th)) < 0.01, `${name}: particle ${i} at height ${y}, not on the box's top`);
+    }
+    cloth.destroy();
+  }
+});
+
+check('convex and triangle-mesh refusals, mesh vertices set and read back', () => {
+  const invalid = isStatus(clothsim.Status.ERR_INVALID_ARGUMENT);
+  const outOfRange = isStatus(clothsim.Status.ERR_OUT_OF_RANGE);
+  const h = [0.2, 0.15, 0.2];
+  const planes = boxPlanes(h);
+  const { vertices, triangles } = boxMesh(h);
+  const cloth = clothsim.Cloth.grid(4, 4);
+  assert.throws(() => cloth.addConvex([[2, 0, 0, -0.2], ...planes.slice(1)]), invalid); // not a unit normal
+  assert.throws(() => cloth.addConvex(planes.slice(0, 3)), invalid); // fewer than 4
+  assert.throws(() => cloth.addConvex([]), invalid);
+  assert.throws(() => cloth.addConvex(Array(11).fill(planes).flat()), invalid); // 66, more than 64
+  assert.throws(() => cloth.addConvex(planes.slice(0, 5)), invalid); // open: no -z face
+  assert.throws(() => cloth.addConvex([1, 0, 0]), RangeError);
+  const bad = triangles.map((t) => t.slice());
+  bad[3] = [0, 1, 8]; // out of range: 8 vertices
+  assert.throws(() => cloth.addTriangleMesh(vertices, bad), invalid);
+  bad[3] = [0, 1, -1];
+  assert.throws(() => cloth.addTriangleMesh(vertices, bad), invalid);
+  bad[3] = [0, 1, 1]; // repeated corner: degenerate
+  assert.throws(() => cloth.addTriangleMesh(vertices, bad), invalid);
+  bad[3] = [0, 1, 2.5];
+  assert.throws(() => cloth.addTriangleMesh(vertices, bad), TypeError);
+  assert.throws(() => cloth.addTriangleMesh([[NaN, 0, 0], ...vertices.slice(1)], triangles), invalid);
+  assert.throws(() => cloth.addTriangleMesh(vertices, []), invalid); // no triangle
+  assert.throws(() => cloth.addTriangleMesh([0, 0], triangles), RangeError);
+
+  const box = cloth.addTriangleMesh(vertices, triangles);
+  const sphere = cloth.addSphere([0, -1, 0], 0.5);
+  assert.equal(sphere.id, box.id + 1); // the refused calls added nothing
+  const f32 = (rows) => Array.from(Float32Array.from(rows.flat()));
+  assert.deepEqual(Array.from(cloth.getTriangleMeshVertices(box)), f32(vertices)); // bit for bit
+  assert.deepEqual(Array.from(cloth.getTriangleMeshVertices(box.id)), f32(vertices));
+  const moved = vertices.map(([x, y, z]) => [1.5 * x, 0.5 * y + 0.1, z]);
+  cloth.setTriangleMeshVertices(box, moved);
+  assert.deepEqual(Array.from(cloth.getTriangleMeshVertices(box)), f32(moved));
+  stepped(cloth, 1);
+  const out = new Float32Array(24);
+  assert.equal(cloth.getTriangleMeshVertices(box, out), out);
+  assert.deepEqual(Array.from(out), f32(moved));
+  cloth.setTriangleMeshVertices(box, Float32Array.from(vertices.flat()));
+  assert.deepEqual(Array.from(cloth.getTriangleMeshVertices(box)), f32(vertices));
+  assert.throws(() => cloth.setTriangleMeshVertices(box, [[Infinity, 0, 0], ...moved.slice(1)]), invalid);
+  assert.throws(() => cloth.setTriangleMeshVertices(box, Array(8).fill([0, 0, 0])), invalid); // every triangle flat
+  assert.throws(() => cloth.setTriangleMeshVertices(box, moved.slice(0, 7)), RangeError);
+  assert.deepEqual(Array.from(cloth.getTriangleMeshVertices(box)), f32(vertices)); // refusals changed nothing
+  assert.throws(() => cloth.setTriangleMeshVertices(sphere, moved), invalid); // not a mesh
+  assert.throws(() => cloth.getTriangleMeshVertices(sphere), invalid);
+  assert.throws(() => cloth.setTriangleMeshVertices(999, moved), outOfRange);
+  assert.throws(() => cloth.getTriangleMeshVertices(-1), outOfRange);
+  box.remove();
+  assert.throws(() => cloth.setTriangleMeshVertices(box, moved), outOfRange);
+  assert.throws(() => cloth.getTriangleMeshVertices(box), outOfRange);
+  stepped(cloth, 1);
+  cloth.destroy();
+});
+
 check('smooth surface of a 5 x 5 grid', () => {
   const cloth = stepped(hanging(5), 5);
   assert.deepEqual(cloth.smoothCounts(2), { vertices: 81, triangles: 128 });

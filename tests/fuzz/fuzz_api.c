@@ -31,8 +31,9 @@
  *
  * Sizes are bounded (grids <= 24 x 24, or a rare 72 x 72 that is big enough
  * for the task hooks to be called, meshes <= 64 vertices and 98 triangles,
- * <= 60 calls and a budget of particle-substeps per input) so that one input
- * runs in milliseconds.
+ * triangle-mesh colliders <= 24 vertices and triangles, convex colliders
+ * <= 70 planes, <= 60 calls and a budget of particle-substeps per input) so
+ * that one input runs in milliseconds.
  *
  * Built two ways from this one file:
  *   - with -fsanitize=fuzzer (CLOTHSIM_BUILD_FUZZ, clang): the fuzzer itself;
@@ -68,6 +69,11 @@
 #define FZ_BIG_SIDE 72u
 #define FZ_MAX_VERTS 64u
 #define FZ_MAX_TRIS 98u /* 2 (8 - 1)^2 */
+/* a triangle-mesh collider: vertices and triangles, at most */
+#define FZ_MESH_VERTS 24u
+#define FZ_MESH_TRIS 24u
+/* planes handed to cloth_add_convex(), at most: past the library's 64 */
+#define FZ_MAX_PLANES 70u
 #define FZ_MAX_OPS 60u
 /* particles x substeps x (iterations, for the position-based integrators) */
 #define FZ_BUDGET 40000.0
@@ -508,6 +514,10 @@ typedef struct fz_world {
     bool host_alloc;
     cloth_collider_id ids[16];
     uint32_t id_count;
+    /* the triangle-mesh colliders added (the last 16), for OP_MESH_VERTICES */
+    cloth_collider_id mesh_ids[16];
+    uint32_t mesh_verts[16];
+    uint32_t mesh_count;
     /* scratch buffers, sized for the largest stride and cloth */
     unsigned char buf_a[FZ_BIG_SIDE * FZ_BIG_SIDE * 64u + 64u];
     unsigned char snap_a[FZ_SNAP_BYTES], snap_b[FZ_SNAP_BYTES];
@@ -544,13 +554,29 @@ static void fz_call_back(uint8_t where)
     case 9: s = cloth_set_external_force(c, NULL, NULL); break;
     case 10: s = cloth_set_threads(c, 2u); break;
     case 11: s = cloth_set_task_hooks(c, NULL, NULL, 0u, NULL); break;
-    case 12: s = cloth_remove_collider(c, 1u); break;
+    case 12: /* the high bits pick a variant (seeds below 16 keep the first) */
+        s = (h->cb_which >> 4) & 1u ? cloth_set_triangle_mesh_vertices(c, 1u, buf, 0u) : cloth_remove_collider(c, 1u);
+        break;
     case 13: s = cloth_set_substeps(c, 2u); break;
-    case 14: s = cloth_add_sphere(c, p, 0.5f, &id); break;
+    case 14: {
+        static const float planes[24] = {
+            1.0f, 0.0f, 0.0f, -0.5f, -1.0f, 0.0f, 0.0f, -0.5f, 0.0f, 1.0f, 0.0f, -0.5f,
+            0.0f, -1.0f, 0.0f, -0.5f, 0.0f, 0.0f, 1.0f, -0.5f, 0.0f, 0.0f, -1.0f, -0.5f,
+        };
+        static const float tri[9] = {0.0f, 0.0f, 0.0f, 1.0f, 0.0f, 0.0f, 0.0f, 0.0f, 1.0f};
+        static const uint32_t corners[3] = {0u, 2u, 1u};
+        switch ((h->cb_which >> 4) % 3u) {
+        case 0: s = cloth_add_sphere(c, p, 0.5f, &id); break;
+        case 1: s = cloth_add_convex(c, planes, 6u, &id); break;
+        default: s = cloth_add_triangle_mesh(c, tri, 0u, 3u, corners, 1u, &id); break;
+        }
+        break;
+    }
     default: cloth_destroy(c); break;
     }
     if (g_trace) {
-        fprintf(stderr, "    call-back %u from hook %u -> %s\n", h->cb_which % 16u, where, cloth_status_string(s));
+        fprintf(stderr, "    call-back %u (variant %u) from hook %u -> %s\n", h->cb_which % 16u, h->cb_which >> 4, where,
+                cloth_status_string(s));
     }
     FZ_REQUIRE(s == CLOTH_ERR_BUSY);
 }
@@ -905,7 +931,8 @@ static cloth_status setup_mesh(fz_world *w, fz *f)
     X(SNAPSHOT_CORRUPT) X(SNAPSHOT_FOREIGN) X(STATS) X(WATCHDOG) X(TETHERS) X(BENDING)             \
     X(PBD_PARAMS) X(SPRINGS) X(NULLS) X(STRAIN_LIMIT) X(TETHER_SCHEDULE) X(LEVEL_SWEEPS)            \
     X(CALLBACK) X(TASK_HOOKS) X(PIN_ALL) X(SMOOTH) X(SKIN_TARGETS) X(MAX_DISTANCES) X(TAPERED)    \
-    X(INVERSE_MASSES) X(PARTICLE_RADIUS) X(FRAME) X(INERTIA) X(TELEPORT)
+    X(INVERSE_MASSES) X(PARTICLE_RADIUS) X(FRAME) X(INERTIA) X(TELEPORT) X(CONVEX) X(TRI_MESH)     \
+    X(MESH_VERTICES)
 #define FZ_OP_ENUM(name) OP_##name,
 #define FZ_OP_NAME(name) #name,
 enum op { FZ_OPS(FZ_OP_ENUM) OP_COUNT };
@@ -1147,6 +1174,323 @@ static void op_pin_all(fz_world *w, fz *f)
         for (uint32_t i = 0; i < w->count; i += 2u) {
             FZ_REQUIRE(cloth_unpin(w->cloth, i) == CLOTH_OK);
         }
+    }
+}
+
+/* ---- convex and triangle-mesh colliders --------------------------------- */
+
+/* A box from 7 fuzzed floats, made sane so that the library must take it:
+ * half-sizes in [0.01, 100] (else 0.25), a centre within 100 of the origin
+ * (else 0) and a turn about y of at most 100 radians (else none). */
+typedef struct fz_box {
+    float h[3], c[3];
+    float axes[3][3]; /* the box's axes, turned about y: a right-handed frame */
+} fz_box;
+
+static void fz_read_box(fz *f, fz_box *b)
+{
+    float raw[7];
+    fz_vec(f, raw, 7);
+    for (int k = 0; k < 3; ++k) {
+        const float h = fabsf(raw[k]);
+        b->h[k] = h >= 0.01f && h <= 100.0f ? h : 0.25f;
+        b->c[k] = isfinite(raw[3 + k]) && fabsf(raw[3 + k]) <= 100.0f ? raw[3 + k] : 0.0f;
+    }
+    const float a = isfinite(raw[6]) && fabsf(raw[6]) <= 100.0f ? raw[6] : 0.0f;
+    const float cs = cosf(a), sn = sinf(a);
+    const float axes[3][3] = {{cs, 0.0f, -sn}, {0.0f, 1.0f, 0.0f}, {sn, 0.0f, cs}};
+    memcpy(b->axes, axes, sizeof axes);
+}
+
+/* Its six planes (nx, ny, nz, d), the solid where n.x + d <= 0. */
+static void fz_box_planes(const fz_box *b, float *planes)
+{
+    for (int a = 0; a < 3; ++a) {
+        for (int side = 0; side < 2; ++side) {
+            float *pl = planes + 4 * (2 * a + side);
+            const float sign = side == 0 ? 1.0f : -1.0f;
+            for (int k = 0; k < 3; ++k) {
+                pl[k] = sign * b->axes[a][k];
+            }
+            pl[3] = -(b->h[a] + pl[0] * b->c[0] + pl[1] * b->c[1] + pl[2] * b->c[2]);
+        }
+    }
+}
+
+/* Its 8 corners (xyz) and 12 triangles, counter-clockwise seen from outside. */
+static void fz_box_mesh(const fz_box *b, float *v, uint32_t *tri)
+{
+    for (uint32_t i = 0; i < 8u; ++i) {
+        for (int k = 0; k < 3; ++k) {
+            float x = b->c[k];
+            for (uint32_t a = 0; a < 3u; ++a) {
+                x += ((i >> a) & 1u ? b->h[a] : -b->h[a]) * b->axes[a][k];
+            }
+            v[3u * i + (uint32_t)k] = x;
+        }
+    }
+    uint32_t t = 0;
+    for (uint32_t a = 0; a < 3u; ++a) {
+        const uint32_t ax_b = (a + 1u) % 3u, ax_c = (a + 2u) % 3u;
+        for (uint32_t side = 0; side < 2u; ++side) {
+            static const uint32_t q[4][2] = {{0u, 0u}, {1u, 0u}, {1u, 1u}, {0u, 1u}};
+            uint32_t quad[4];
+            for (uint32_t k = 0; k < 4u; ++k) {
+                const uint32_t corner = side << a | q[k][0] << ax_b | q[k][1] << ax_c;
+                quad[side == 0u ? 3u - k : k] = corner; /* the -a face: the other way round */
+            }
+            const uint32_t two[6] = {quad[0], quad[1], quad[2], quad[0], quad[2], quad[3]};
+            memcpy(tri + 3u * t, two, sizeof two);
+            t += 2u;
+        }
+    }
+}
+
+/* cloth_add_convex(): a fuzzed box (accepted), or a ball of 4 to 64 planes,
+ * with extra planes, edited values or a plane count past what was built
+ * (zeros: not unit normals) or past 64. */
+static void op_convex(fz_world *w, fz *f)
+{
+    static float planes[4u * FZ_MAX_PLANES];
+    memset(planes, 0, sizeof planes);
+    const uint8_t mode = fz_u8(f);
+    fz_box b;
+    fz_read_box(f, &b);
+    uint32_t count = 6u;
+    bool valid = true;
+    if (mode & 1u) {
+        /* a ball: k normals spread over the sphere (a spiral), radius h[0];
+         * too few of them bound nothing and are refused */
+        count = 4u + fz_u8(f) % 61u;
+        valid = false;
+        for (uint32_t k = 0; k < count; ++k) {
+            const float y = 1.0f - 2.0f * ((float)k + 0.5f) / (float)count;
+            const float r = sqrtf(fmaxf(0.0f, 1.0f - y * y)), phi = 2.39996323f * (float)k;
+            float *pl = planes + 4u * k;
+            pl[0] = r * cosf(phi);
+            pl[1] = y;
+            pl[2] = r * sinf(phi);
+            pl[3] = -(b.h[0] + pl[0] * b.c[0] + pl[1] * b.c[1] + pl[2] * b.c[2]);
+        }
+    } else {
+        fz_box_planes(&b, planes);
+    }
+    const uint32_t extra = (mode >> 1) & 3u;
+    for (uint32_t e = 0; e < extra; ++e) { /* any plane: it may cut the solid away, or not be unit */
+        float *pl = planes + 4u * count;
+        fz_vec(f, pl, 4);
+        const float len = sqrtf(pl[0] * pl[0] + pl[1] * pl[1] + pl[2] * pl[2]);
+        if ((mode & 0x40u) && isfinite(len) && len > 0.0f) {
+            pl[0] /= len;
+            pl[1] /= len;
+            pl[2] /= len;
+        }
+        ++count;
+        valid = false;
+    }
+    const uint32_t edits = (mode >> 3) & 3u;
+    for (uint32_t e = 0; e < edits; ++e) {
+        const uint32_t at = fz_u8(f) % (4u * count);
+        planes[at] = fz_float(f);
+        valid = false;
+    }
+    if (mode & 0x80u) {
+        count = fz_u8(f) % (FZ_MAX_PLANES + 1u);
+        valid = false;
+    }
+    if (g_trace) {
+        fprintf(stderr, "  convex: %u planes (%s), box half-sizes %g %g %g about %g %g %g\n", count,
+                valid ? "a box" : (mode & 1u) ? "a ball" : "edited", (double)b.h[0], (double)b.h[1], (double)b.h[2],
+                (double)b.c[0], (double)b.c[1], (double)b.c[2]);
+    }
+    cloth_collider_id id = 0u;
+    cloth_status st;
+    FZ_CALL(w, st = cloth_add_convex(w->cloth, planes, count, &id));
+    if (count < 4u || count > 64u) {
+        FZ_REQUIRE(st == CLOTH_ERR_INVALID_ARGUMENT);
+    }
+    if (valid) {
+        FZ_REQUIRE(st == CLOTH_OK || (st == CLOTH_ERR_OUT_OF_MEMORY && w->host_alloc));
+    }
+    remember_id(w, st, id);
+}
+
+/* cloth_add_triangle_mesh(): a closed box or an open heightfield (accepted
+ * unless edited), or a soup of triangles from the bytes; any stride, with
+ * edited coordinates and indices and fewer vertices or triangles than
+ * built. Once added, its vertices read back as given. */
+static void op_tri_mesh(fz_world *w, fz *f)
+{
+    static unsigned char vbuf[FZ_MESH_VERTS * 64u + 64u];
+    static float v[3u * FZ_MESH_VERTS];
+    static uint32_t tri[3u * FZ_MESH_TRIS];
+    const uint8_t mode = fz_u8(f);
+    const uint8_t kind = (uint8_t)((mode & 3u) % 3u); /* box, heightfield, soup (3: box) */
+    const size_t stride = fz_stride(f);
+    const size_t sb = stride_valid(stride) ? stride_bytes_of(stride) : 12u;
+    fz_box b;
+    fz_read_box(f, &b);
+    uint32_t nv, nt;
+    if (kind == 0u) {
+        nv = 8u;
+        nt = 12u;
+        fz_box_mesh(&b, v, tri);
+    } else if (kind == 1u) {
+        /* g x g vertices spaced h[0] apart about c, heights from the bytes,
+         * counter-clockwise seen from above */
+        const uint32_t g = 2u + fz_u8(f) % 3u;
+        nv = g * g;
+        nt = 2u * (g - 1u) * (g - 1u);
+        for (uint32_t i = 0; i < g; ++i) {
+            for (uint32_t j = 0; j < g; ++j) {
+                float *p = v + 3u * (i * g + j);
+                p[0] = b.c[0] + b.h[0] * (float)i;
+                p[1] = b.c[1] + (float)(int8_t)fz_u8(f) / 64.0f;
+                p[2] = b.c[2] + b.h[0] * (float)j;
+            }
+        }
+        uint32_t t = 0;
+        for (uint32_t i = 0; i + 1u < g; ++i) {
+            for (uint32_t j = 0; j + 1u < g; ++j) {
+                const uint32_t a = i * g + j, x = a + g, z = a + 1u;
+                const uint32_t two[6] = {a, z, x, x, z, x + 1u};
+                memcpy(tri + 3u * t, two, sizeof two);
+                t += 2u;
+            }
+        }
+    } else {
+        nv = 3u + fz_u8(f) % (FZ_MESH_VERTS - 2u);
+        nt = 1u + fz_u8(f) % FZ_MESH_TRIS;
+        for (uint32_t i = 0; i < 3u * nv; ++i) {
+            v[i] = b.c[i % 3u] + (float)(int8_t)fz_u8(f) / 16.0f;
+        }
+        for (uint32_t i = 0; i < 3u * nt; ++i) {
+            tri[i] = fz_u8(f) % nv;
+        }
+    }
+    bool valid = kind != 2u && stride_valid(stride);
+    const uint32_t edits = (mode >> 2) & 3u;
+    for (uint32_t e = 0; e < edits; ++e) {
+        const uint8_t sel = fz_u8(f);
+        if (sel & 1u) {
+            const uint32_t at = fz_u8(f) % (3u * nt);
+            tri[at] = fz_index(f, nv);
+        } else {
+            const uint32_t at = fz_u8(f) % (3u * nv);
+            v[at] = fz_float(f);
+        }
+        valid = false;
+    }
+    if (mode & 0x40u) { /* fewer vertices or triangles than built, never more */
+        const uint8_t which = fz_u8(f);
+        const uint8_t n = fz_u8(f);
+        if (which & 1u) {
+            nv = n % (nv + 1u);
+        } else {
+            nt = n % (nt + 1u);
+        }
+        valid = false;
+    }
+    memset(vbuf, 0xA5, sizeof vbuf);
+    for (uint32_t i = 0; i < nv; ++i) {
+        memcpy(vbuf + sb * i, v + 3u * i, 3u * sizeof(float));
+    }
+    if (g_trace) {
+        fprintf(stderr, "  triangle mesh: %s, %u vertices, %u triangles, stride %zu\n",
+                kind == 0u ? "box" : kind == 1u ? "heightfield" : "soup", nv, nt, stride);
+    }
+    cloth_collider_id id = 0u;
+    cloth_status st;
+    FZ_CALL(w, st = cloth_add_triangle_mesh(w->cloth, (const float *)(void *)vbuf, stride, nv, tri, nt, &id));
+    if (!stride_valid(stride) || nv < 3u || nt < 1u) {
+        FZ_REQUIRE(st == CLOTH_ERR_INVALID_ARGUMENT);
+    }
+    if (valid) {
+        FZ_REQUIRE(st == CLOTH_OK || (st == CLOTH_ERR_OUT_OF_MEMORY && w->host_alloc));
+    }
+    remember_id(w, st, id);
+    if (st != CLOTH_OK) {
+        return;
+    }
+    const uint32_t slot = w->mesh_count++ % 16u;
+    w->mesh_ids[slot] = id;
+    w->mesh_verts[slot] = nv;
+    /* packed, they are the vertices given, to the bit */
+    static float back[3u * FZ_MESH_VERTS];
+    FZ_REQUIRE(cloth_get_triangle_mesh_vertices(w->cloth, id, back, 0u) == CLOTH_OK);
+    FZ_REQUIRE(memcmp(back, v, 3u * sizeof(float) * nv) == 0);
+}
+
+/* cloth_set_triangle_mesh_vertices() on a mesh added here (or any id):
+ * its vertices as they are (accepted), moved rigidly, deformed, or one
+ * value replaced; any stride. Accepted, they read back as given; refused,
+ * as they were. */
+static void op_mesh_vertices(fz_world *w, fz *f)
+{
+    static unsigned char buf[FZ_MESH_VERTS * 64u + 64u];
+    static float before[3u * FZ_MESH_VERTS], after[3u * FZ_MESH_VERTS];
+    const uint8_t sel = fz_u8(f);
+    const uint32_t known_count = w->mesh_count < 16u ? w->mesh_count : 16u;
+    const bool known = sel < 0xC0u && known_count > 0u;
+    cloth_collider_id id;
+    uint32_t nv = 0u;
+    if (known) {
+        id = w->mesh_ids[sel % known_count];
+        nv = w->mesh_verts[sel % known_count];
+    } else {
+        id = fz_collider_id(w, f);
+    }
+    const size_t stride = fz_stride(f);
+    const size_t sb = stride_valid(stride) ? stride_bytes_of(stride) : 12u;
+    const uint8_t mode = fz_u8(f);
+    float move[3];
+    fz_vec(f, move, 3);
+    const uint8_t at = fz_u8(f), comp = fz_u8(f);
+    const float value = fz_float(f);
+    /* any mesh reads at most FZ_MESH_VERTS records of at most 64 bytes */
+    memset(buf, 0xA5, sizeof buf);
+    cloth_status got = CLOTH_ERR_OUT_OF_RANGE;
+    if (known) {
+        got = cloth_get_triangle_mesh_vertices(w->cloth, id, before, 0u);
+        FZ_REQUIRE(got == CLOTH_OK || got == CLOTH_ERR_OUT_OF_RANGE); /* removed since */
+    }
+    if (got == CLOTH_OK) {
+        for (uint32_t i = 0; i < nv; ++i) {
+            float p[3];
+            memcpy(p, before + 3u * i, sizeof p);
+            for (uint32_t k = 0; k < 3u; ++k) {
+                switch (mode % 4u) {
+                case 1: p[k] += move[k]; break;                               /* rigidly */
+                case 2: p[k] += move[k] * 0.25f * (float)((i + k) % 3u); break; /* deformed */
+                default: break;                                               /* as they are, or one replaced */
+                }
+            }
+            memcpy(buf + sb * i, p, sizeof p);
+        }
+        if (mode % 4u == 3u && nv > 0u) {
+            memcpy(buf + sb * (at % nv) + 4u * (comp % 3u), &value, sizeof value);
+        }
+    }
+    if (g_trace) {
+        fprintf(stderr, "  mesh vertices: id %u (%s, %u vertices), mode %u, stride %zu, move %g %g %g\n", id,
+                known ? "a mesh added here" : "any id", nv, mode % 4u, stride, (double)move[0], (double)move[1],
+                (double)move[2]);
+    }
+    cloth_status st;
+    FZ_CALL(w, st = cloth_set_triangle_mesh_vertices(w->cloth, id, (const float *)(void *)buf, stride));
+    if (got != CLOTH_OK) {
+        return;
+    }
+    if (!stride_valid(stride)) {
+        FZ_REQUIRE(st == CLOTH_ERR_INVALID_ARGUMENT);
+    }
+    if (mode % 4u == 0u && stride_valid(stride)) { /* what it has already: must be taken */
+        FZ_REQUIRE(st == CLOTH_OK || (st == CLOTH_ERR_OUT_OF_MEMORY && w->host_alloc));
+    }
+    FZ_REQUIRE(cloth_get_triangle_mesh_vertices(w->cloth, id, after, 0u) == CLOTH_OK);
+    for (uint32_t i = 0; i < nv; ++i) {
+        FZ_REQUIRE(memcmp(after + 3u * i, st == CLOTH_OK ? (const void *)(buf + sb * i) : (const void *)(before + 3u * i),
+                          3u * sizeof(float)) == 0);
     }
 }
 
@@ -1476,6 +1820,25 @@ static void run_op(fz_world *w, fz *f, uint8_t op)
         FZ_REQUIRE(cloth_particle_count(NULL) == 0u && cloth_state_hash(NULL) == 0u);
         size_t size = 1;
         FZ_REQUIRE(cloth_state_size(NULL, &size) == CLOTH_ERR_INVALID_ARGUMENT);
+        static const float tri[9] = {0.0f, 0.0f, 0.0f, 1.0f, 0.0f, 0.0f, 0.0f, 0.0f, 1.0f};
+        static const uint32_t corners[3] = {0u, 2u, 1u};
+        float planes[24] = {0.0f};
+        for (uint32_t k = 0; k < 6u; ++k) {
+            planes[4u * k + k / 2u] = k % 2u ? -1.0f : 1.0f;
+            planes[4u * k + 3u] = -1.0f;
+        }
+        float mesh_out[9];
+        FZ_REQUIRE(cloth_add_convex(c, NULL, 6u, &id) == CLOTH_ERR_INVALID_ARGUMENT);
+        FZ_REQUIRE(cloth_add_convex(c, planes, 6u, NULL) == CLOTH_ERR_INVALID_ARGUMENT);
+        FZ_REQUIRE(cloth_add_convex(NULL, planes, 6u, &id) == CLOTH_ERR_INVALID_ARGUMENT);
+        FZ_REQUIRE(cloth_add_triangle_mesh(c, NULL, 0u, 3u, corners, 1u, &id) == CLOTH_ERR_INVALID_ARGUMENT);
+        FZ_REQUIRE(cloth_add_triangle_mesh(c, tri, 0u, 3u, NULL, 1u, &id) == CLOTH_ERR_INVALID_ARGUMENT);
+        FZ_REQUIRE(cloth_add_triangle_mesh(c, tri, 0u, 3u, corners, 1u, NULL) == CLOTH_ERR_INVALID_ARGUMENT);
+        FZ_REQUIRE(cloth_add_triangle_mesh(NULL, tri, 0u, 3u, corners, 1u, &id) == CLOTH_ERR_INVALID_ARGUMENT);
+        FZ_REQUIRE(cloth_set_triangle_mesh_vertices(c, 1u, NULL, 0u) == CLOTH_ERR_INVALID_ARGUMENT);
+        FZ_REQUIRE(cloth_set_triangle_mesh_vertices(NULL, 1u, tri, 0u) == CLOTH_ERR_INVALID_ARGUMENT);
+        FZ_REQUIRE(cloth_get_triangle_mesh_vertices(c, 1u, NULL, 0u) == CLOTH_ERR_INVALID_ARGUMENT);
+        FZ_REQUIRE(cloth_get_triangle_mesh_vertices(NULL, 1u, mesh_out, 0u) == CLOTH_ERR_INVALID_ARGUMENT);
         cloth_destroy(NULL);
         break;
     }
@@ -1497,6 +1860,9 @@ static void run_op(fz_world *w, fz *f, uint8_t op)
     }
     case OP_PIN_ALL: op_pin_all(w, f); break;
     case OP_SMOOTH: op_smooth(w, f); break;
+    case OP_CONVEX: op_convex(w, f); break;
+    case OP_TRI_MESH: op_tri_mesh(w, f); break;
+    case OP_MESH_VERTICES: op_mesh_vertices(w, f); break;
     case OP_COUNT: break;
     }
 }
@@ -1510,6 +1876,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     w->cloth = NULL;
     memset(&w->alloc, 0, sizeof w->alloc);
     w->id_count = 0;
+    w->mesh_count = 0;
     /* a new cloth's: XPBD (paid per iteration), automatic substeps and
      * iterations (the model takes PBD's 4, the most either chooses) */
     w->substeps = 0u;

@@ -349,6 +349,97 @@ seed("frame", grid(8, 8) + op("PIN", idx(0), u8(1), vec(0, 0, 0)) + op("INERTIA"
 seed("readback_misaligned", grid(6, 6) + FRAMES + b"".join(op("READBACK", stride(x), u8(k))
                                                            for x in (0, 16, 28) for k in (1, 2, 3)))
 
+# convex colliders: boxes (one turned), balls of 24 and 64 planes; then refusals:
+# too few or many planes, a plane count past those built, a normal that is not
+# unit, a NaN, a plane that cuts everything away, an open box
+
+
+def box(h=(0.25, 0.125, 0.25), c=(0, 0, 0), angle=0):
+    """The 7 floats of a fuzzed box (fz_read_box): half-sizes, centre, turn about y."""
+    return vec(*h) + vec(*c) + f(angle)
+
+
+seed("convex", grid(10, 10) + op("PIN", idx(0), u8(1), vec(0, 0, 0)) +
+     op("CONVEX", u8(0), box(c=(0.25, -0.5, 0.25))) +
+     op("CONVEX", u8(0), box((0.125, 0.125, 0.125), (0, -0.25, 0.5), 0.5)) +
+     op("CONVEX", u8(1), box((0.25, 0.25, 0.25), (0.5, -0.75, 0.25)), u8(20)) +
+     op("CONVEX", u8(1), box((0.125, 0.25, 0.25), (-0.5, -0.5, 0)), u8(60)) +
+     op("THICKNESS", u8(0), f(0.01)) + op("FRICTION", u8(1), f(0.5)) + FRAMES +
+     op("TRANSFORM", u8(0), vec(0.25, 0, 0), u8(2), f(0.5)) + FRAMES + op("GET_TRANSFORM", u8(1), u8(0)) +
+     op("REMOVE_COLLIDER", u8(2)) + FRAMES + op("SNAPSHOT_ROUNDTRIP", u8(1)))
+seed("convex_hostile", grid(6, 6) +
+     op("CONVEX", u8(0x80), box(), u8(3)) + op("CONVEX", u8(0x80), box(), u8(65)) +
+     op("CONVEX", u8(0x80), box(), u8(70)) + op("CONVEX", u8(0x80), box(), u8(5)) +
+     op("CONVEX", u8(1), box(), u8(0)) +
+     op("CONVEX", u8(1 << 3), box(), u8(0), f(2)) + op("CONVEX", u8(2 << 3), box(), u8(3), f("nan"), u8(7), f("inf")) +
+     op("CONVEX", u8(2 | 0x40), box(), vec(0, -1, 0, 5)) + op("CONVEX", u8(2), box(), vec(0, 2, 0, 0)) +
+     op("CONVEX", u8(4 | 0x40), box(), vec(1, 1, 0, 0), vec(0, 0, 0, 0)) +
+     op("CONVEX", u8(0), box(("nan", "-1", "1e30"), ("inf", 0, 0), "nan")) +
+     op("CONVEX", u8(0), box((0.01, 100, 0.01), (100, -100, 100), 100)) + FRAMES)
+
+
+def heightfield(heights):
+    g = int(round(len(heights) ** 0.5))
+    return u8(g - 2) + bytes(h & 0xFF for h in heights)
+
+
+# triangle-mesh colliders: a closed box, an open heightfield, a soup; moved as
+# they are, rigidly, deformed and with a NaN; turned; snapshotted; removed
+SOUP = u8(6 - 3, 4 - 1) + bytes(x & 0xFF for x in (0, 0, 0, 16, 0, 0, 0, 0, 16, 0, 16, 0, 16, 16, 0, -16, 8, 8)) + \
+    u8(0, 1, 2, 0, 3, 1, 1, 4, 2, 2, 5, 0)
+seed("triangle_mesh", grid(10, 10) + op("PIN", idx(0), u8(1), vec(0, 0, 0)) +
+     op("TRI_MESH", u8(0), stride(0), box(c=(0.25, -0.5, 0.25))) +
+     op("TRI_MESH", u8(1), stride(16), box((0.25, 1, 1), (-0.25, -1, -0.25)),
+        heightfield([0, 8, 16, 8, -8, 0, 24, 0, 8, 8, -16, 0, 0, 4, 8, 12])) +
+     op("TRI_MESH", u8(2), stride(24), box((1, 1, 1), (0.5, -0.25, 0.5)), SOUP) +
+     op("THICKNESS", u8(0), f(0.01)) + op("FRICTION", u8(0), f(0.5)) + FRAMES +
+     op("MESH_VERTICES", u8(0), stride(0), u8(0), vec(0, 0, 0), u8(0, 0), f(0)) + FRAMES +
+     op("MESH_VERTICES", u8(0), stride(32), u8(1), vec(0, 0.25, 0), u8(0, 0), f(0)) + FRAMES +
+     op("MESH_VERTICES", u8(1), stride(0), u8(2), vec(0, 0.5, 0.125), u8(0, 0), f(0)) + FRAMES +
+     op("MESH_VERTICES", u8(0), stride(12), u8(3), vec(0, 0, 0), u8(2, 1), f("nan")) +
+     op("MESH_VERTICES", u8(2), stride(0), u8(0), vec(0, 0, 0), u8(0, 0), f(0)) +
+     op("TRANSFORM", u8(0), vec(0, 0.25, 0), u8(2), f(0.5)) + FRAMES + op("SNAPSHOT_ROUNDTRIP", u8(1)) +
+     op("REMOVE_COLLIDER", u8(0)) + op("MESH_VERTICES", u8(0), stride(0), u8(1), vec(1, 0, 0), u8(0, 0), f(0)) +
+     op("MESH_VERTICES", u8(0xF0), u8(1), stride(0), u8(0), vec(0, 0, 0), u8(0, 0), f(0)) +
+     op("MESH_VERTICES", u8(0xF0), u8(0xF3), stride(0), u8(0), vec(0, 0, 0), u8(0, 0), f(0)) + FRAMES)
+seed("triangle_mesh_hostile", grid(6, 6) +
+     op("TRI_MESH", u8(0), stride(13), box()) + op("TRI_MESH", u8(0), stride(HUGE), box()) +
+     op("TRI_MESH", u8(0), stride(2**64 - 12), box()) +
+     op("TRI_MESH", u8(1 << 2), stride(0), box(), u8(1, 5) + idx("count")) +
+     op("TRI_MESH", u8(1 << 2), stride(0), box(), u8(1, 5) + idx("max")) +
+     op("TRI_MESH", u8(1 << 2), stride(0), box(), u8(0, 4) + f("nan")) +
+     op("TRI_MESH", u8(2 << 2), stride(0), box(), u8(0, 4) + f("1e20"), u8(0, 7) + f("max")) +
+     op("TRI_MESH", u8(0x40), stride(0), box(), u8(1, 2)) + op("TRI_MESH", u8(0x40), stride(0), box(), u8(0, 0)) +
+     op("TRI_MESH", u8(0x40), stride(0), box(), u8(1, 7)) +
+     op("TRI_MESH", u8(2), stride(0), box(), u8(0, 0) + bytes(9) + u8(0, 0, 1)) +
+     op("TRI_MESH", u8(1 | (1 << 2)), stride(0), box(), heightfield([0, 0, 0, 0]), u8(0, 3) + f("inf")) +
+     op("TRI_MESH", u8(0), stride(0), box(c=(0, -0.5, 0))) + FRAMES +
+     b"".join(op("MESH_VERTICES", u8(0), stride(x), u8(0), vec(0, 0, 0), u8(0, 0), f(0)) for x in STRIDES[-7:]) +
+     op("MESH_VERTICES", u8(0), stride(0), u8(1), vec("max", 0, 0), u8(0, 0), f(0)) +
+     op("MESH_VERTICES", u8(0), stride(0), u8(1), vec("1e6", 0, 0), u8(0, 0), f(0)) + FRAMES +
+     op("MESH_VERTICES", u8(0), stride(0), u8(2), vec(0, "1e30", 0), u8(0, 0), f(0)) + FRAMES +
+     op("MESH_VERTICES", u8(0), stride(16), u8(3), vec(0, 0, 0), u8(7, 2), f("-inf")))
+# the host's allocator failing in the mesh's copy, grid and table, and in a move
+for name, alloc in (("mask", u8(3) + u32(0x00020400)), ("at_11", u8(2, 11)), ("at_14", u8(2, 14)),
+                    ("at_16", u8(2, 16))):
+    seed(f"triangle_mesh_alloc_{name}", grid(6, 6, alloc=alloc) +
+         op("TRI_MESH", u8(0), stride(0), box(c=(0, -0.5, 0))) + op("TRI_MESH", u8(1), stride(0), box(c=(0, -0.5, 0)),
+                                                                    heightfield([0] * 16)) +
+         op("CONVEX", u8(0), box(c=(0, -1, 0))) + op("CONVEX", u8(0), box(c=(0, -1, 0))) +
+         op("MESH_VERTICES", u8(0), stride(0), u8(1), vec(2, 0, 0), u8(0, 0), f(0)) +
+         op("MESH_VERTICES", u8(1), stride(0), u8(2), vec(0, 3, 0), u8(0, 0), f(0)) + FRAMES)
+# a mesh cloth on a heightfield that rises under it
+seed("triangle_mesh_mesh_cloth", mesh(6, 6) +
+     op("TRI_MESH", u8(1), stride(0), box((0.125, 1, 1), (-0.125, 0.25, -0.125)), heightfield([0] * 9)) + FRAMES +
+     op("MESH_VERTICES", u8(0), stride(0), u8(1), vec(0, 0.25, 0), u8(0, 0), f(0)) + FRAMES)
+# re-entry from a hook: moving a mesh (12 + 16), adding a convex (14 + 16) and a mesh (14 + 32)
+for where in (0, 2):
+    for which in (28, 30, 46):
+        hooks = (op("WIND", u8(1), u8(0), vec(0, 0, 0)) + op("FORCE_HOOK", u8(1), u8(0), vec(0, 0, 0)) +
+                 op("CUSTOM_INTEGRATOR", u8((1 << 3) | 0), u8(0)))
+        seed(f"callback_{where}_{which}", grid(6, 6) + op("TRI_MESH", u8(0), stride(0), box(c=(0, -0.5, 0))) +
+             op("CALLBACK", u8(where), u8(which)) + hooks + FRAMES)
+
 
 def main():
     out = sys.argv[1] if len(sys.argv) > 1 else os.path.join(HERE, "corpus")

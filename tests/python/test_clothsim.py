@@ -591,6 +591,191 @@ class TestColliders(unittest.TestCase, StatusAssertions):
             self.assertAlmostEqual(mid[1], 0.3 + r + th, delta=0.02)  # on the sphere's top
 
 
+def box_planes(h, centre=(0.0, 0.0, 0.0)):
+    """The six planes (nx, ny, nz, d) of a box of half-sizes h about centre."""
+    planes = []
+    for axis in range(3):
+        for sign in (1.0, -1.0):
+            n = [0.0, 0.0, 0.0]
+            n[axis] = sign
+            planes.append(tuple(n) + (-(h[axis] + sign * centre[axis]),))
+    return planes
+
+
+def box_mesh(h, centre=(0.0, 0.0, 0.0)):
+    """A closed box as 8 vertices and 12 triangles, counter-clockwise seen
+    from outside."""
+    vertices = [
+        tuple(centre[k] + (h[k] if (i >> k) & 1 else -h[k]) for k in range(3)) for i in range(8)
+    ]
+    triangles = []
+    for axis in range(3):
+        b, c = (axis + 1) % 3, (axis + 2) % 3
+        for side in (0, 1):
+            quad = []
+            for q in ((0, 0), (1, 0), (1, 1), (0, 1)):
+                bits = [0, 0, 0]
+                bits[axis], bits[b], bits[c] = side, q[0], q[1]
+                quad.append(bits[0] | bits[1] << 1 | bits[2] << 2)
+            if side == 0:
+                quad.reverse()  # the -axis face: the other way round seen from outside
+            triangles += [(quad[0], quad[1], quad[2]), (quad[0], quad[2], quad[3])]
+    return vertices, triangles
+
+
+def f32(x):
+    return struct.unpack("f", struct.pack("f", x))[0]
+
+
+class TestConvexAndTriangleMesh(unittest.TestCase, StatusAssertions):
+    H = (0.2, 0.15, 0.2)
+    TH = 0.01
+
+    def drop_on(self, add):
+        """A cloth dropped on the box that `add(cloth)` puts at the origin:
+        every particle outside the grown box, the middle one on its top."""
+        h, th = self.H, self.TH
+        with clothsim.Cloth.grid(12, 12, spacing=0.05, origin=(-0.275, 0.5, -0.275)) as c:
+            add(c)
+            for _ in range(120):
+                c.step(1 / 60)
+            pos = rows_of(c.positions())
+            for x, y, z in pos:
+                self.assertTrue(all(math.isfinite(v) for v in (x, y, z)))
+                inside = abs(x) < h[0] and abs(y) < h[1] + th - 2e-3 and abs(z) < h[2]
+                self.assertFalse(inside, "particle inside the box at %r" % ((x, y, z),))
+            for r in (5, 6):
+                for col in (5, 6):
+                    y = pos[r * 12 + col][1]
+                    self.assertGreater(y, h[1])  # above the box's top ...
+                    self.assertAlmostEqual(y, h[1] + th, delta=0.01)  # ... resting on it
+            return pos
+
+    def test_box_as_planes_catches_a_cloth(self):
+        def add(c):
+            box = c.add_convex(box_planes(self.H), friction=0.5, thickness=self.TH)
+            self.assertIsInstance(box, clothsim.Collider)
+            self.assertEqual(box.transform(), ((0.0, 0.0, 0.0), (0.0, 0.0, 0.0, 1.0)))
+
+        self.drop_on(add)
+
+    def test_box_as_flat_planes_and_array(self):
+        with clothsim.Cloth.grid(3, 3) as c:
+            flat_planes = [v for p in box_planes(self.H) for v in p]
+            c.add_convex(flat_planes)
+            if np is not None:
+                c.add_convex(np.array(box_planes(self.H), dtype=np.float64))
+                c.add_convex(np.array(flat_planes, dtype=np.float32))
+
+    def test_box_as_mesh_catches_a_cloth(self):
+        vertices, triangles = box_mesh(self.H)
+
+        def add(c):
+            box = c.add_triangle_mesh(vertices, triangles, friction=0.5, thickness=self.TH)
+            self.assertIsInstance(box, clothsim.Collider)
+
+        self.drop_on(add)
+
+    def test_box_as_mesh_arrays(self):
+        if np is None:
+            self.skipTest("numpy")
+        vertices, triangles = box_mesh(self.H)
+        with clothsim.Cloth.grid(3, 3) as c:
+            # an interleaved vertex buffer: xyz then a normal, rows of 24 bytes, no copy
+            vbo = np.zeros((8, 6), dtype=np.float32)
+            vbo[:, 0:3] = vertices
+            box = c.add_triangle_mesh(vbo[:, 0:3], np.array(triangles, dtype=np.int64))
+            got = c.get_triangle_mesh_vertices(box)
+            self.assertEqual(got.shape, (8, 3))
+            self.assertEqual(got.dtype, np.float32)
+            self.assertTrue((got == vbo[:, 0:3]).all())
+            out = np.zeros((8, 6), dtype=np.float32)
+            self.assertIs(c.get_triangle_mesh_vertices(box, out=out[:, 3:6]).base, out)
+            self.assertTrue((out[:, 3:6] == vbo[:, 0:3]).all() and (out[:, 0:3] == 0).all())
+            c.set_triangle_mesh_vertices(box, vbo[:, 0:3] + np.float32(0.5))
+            self.assertTrue((c.get_triangle_mesh_vertices(box) == vbo[:, 0:3] + np.float32(0.5)).all())
+            with self.assertRaises(TypeError):
+                c.add_triangle_mesh(vertices, np.array(triangles, dtype=np.float32))
+
+    def test_refusals(self):
+        invalid, out_of_range = Status.ERR_INVALID_ARGUMENT, Status.ERR_OUT_OF_RANGE
+        vertices, triangles = box_mesh(self.H)
+        with clothsim.Cloth.grid(4, 4) as c:
+            planes = box_planes(self.H)
+            not_unit = [(2.0, 0.0, 0.0, -0.2)] + planes[1:]
+            self.assertStatus(invalid, c.add_convex, not_unit)
+            self.assertStatus(invalid, c.add_convex, planes[:3])  # fewer than 4
+            self.assertStatus(invalid, c.add_convex, [])
+            self.assertStatus(invalid, c.add_convex, planes * 11)  # 66, more than 64
+            self.assertStatus(invalid, c.add_convex, planes[:5])  # open: no -z face
+            self.assertStatus(invalid, c.add_convex, [(math.nan, 0.0, 0.0, 0.0)] + planes[1:])
+            with self.assertRaises(ValueError):
+                c.add_convex([1.0, 0.0, 0.0])  # not a multiple of 4
+            with self.assertRaises(ValueError):
+                c.add_convex([(1.0, 0.0, 0.0)] * 6)
+            bad = list(triangles)
+            bad[3] = (0, 1, 8)  # index out of range: 8 vertices
+            self.assertStatus(invalid, c.add_triangle_mesh, vertices, bad)
+            bad[3] = (0, 1, -1)
+            self.assertStatus(invalid, c.add_triangle_mesh, vertices, bad)
+            bad[3] = (0, 1, 2**32)
+            self.assertStatus(invalid, c.add_triangle_mesh, vertices, bad)
+            bad[3] = (0, 1, 1)  # repeated corner: degenerate
+            self.assertStatus(invalid, c.add_triangle_mesh, vertices, bad)
+            self.assertStatus(invalid, c.add_triangle_mesh, vertices, [])  # no triangle
+            self.assertStatus(invalid, c.add_triangle_mesh, vertices[:2], [(0, 1, 0)])  # fewer than 3 vertices
+            nan_vertex = [(math.nan, 0.0, 0.0)] + vertices[1:]
+            self.assertStatus(invalid, c.add_triangle_mesh, nan_vertex, triangles)
+            with self.assertRaises(ValueError):
+                c.add_triangle_mesh(vertices, [(0, 1)])
+            with self.assertRaises(TypeError):
+                c.add_triangle_mesh(vertices, [(0, 1, 2.5)] if np is None else [(0.0, 1.0, 2.0)])
+            # nothing was added by the refused calls
+            box = c.add_triangle_mesh(vertices, triangles)
+            sphere = c.add_sphere((0, -1, 0), 0.5)
+            self.assertEqual(int(sphere), int(box) + 1)
+            # set: a NaN, a flat triangle, the wrong count, not a mesh, removed, unknown
+            moved = [(x, y + 0.25, z) for (x, y, z) in vertices]
+            self.assertStatus(invalid, c.set_triangle_mesh_vertices, box, [(math.inf, 0, 0)] + moved[1:])
+            self.assertStatus(invalid, c.set_triangle_mesh_vertices, box, [(0.0, 0.0, 0.0)] * 8)
+            with self.assertRaises(ValueError):
+                c.set_triangle_mesh_vertices(box, moved[:7])
+            self.assertEqual(rows_of(c.get_triangle_mesh_vertices(box)), [tuple(map(f32, v)) for v in vertices])
+            self.assertStatus(invalid, c.set_triangle_mesh_vertices, sphere, moved)
+            self.assertStatus(invalid, c.get_triangle_mesh_vertices, sphere)
+            self.assertStatus(out_of_range, c.set_triangle_mesh_vertices, 999, moved)
+            self.assertStatus(out_of_range, c.get_triangle_mesh_vertices, 2**40)
+            box.remove()
+            self.assertStatus(out_of_range, c.set_triangle_mesh_vertices, box, moved)
+            self.assertStatus(out_of_range, c.get_triangle_mesh_vertices, box)
+            c.step(1 / 60)
+
+    def test_set_get_vertices_round_trip(self):
+        vertices, triangles = box_mesh(self.H, centre=(0.0, -1.0, 0.0))
+        as_f32 = [tuple(map(f32, v)) for v in vertices]
+        with clothsim.Cloth.grid(6, 6, spacing=0.05, origin=(-0.125, 0.0, -0.125)) as c:
+            box = c.add_triangle_mesh(vertices, triangles, thickness=0.01)
+            got = c.get_triangle_mesh_vertices(box)
+            if np is None:
+                self.assertIsInstance(got, list)
+                self.assertIsInstance(got[0], tuple)
+            self.assertEqual(rows_of(got), as_f32)  # bit for bit
+            self.assertEqual(rows_of(c.get_triangle_mesh_vertices(int(box))), as_f32)
+            # a skinned body: the box squashed and raised, heading there over the next step
+            moved = [(1.5 * x, 0.5 * (y + 1.0) + 0.1, z) for (x, y, z) in vertices]
+            c.set_triangle_mesh_vertices(box, moved)
+            self.assertEqual(rows_of(c.get_triangle_mesh_vertices(box)), [tuple(map(f32, v)) for v in moved])
+            c.step(1 / 60)
+            self.assertEqual(rows_of(c.get_triangle_mesh_vertices(box)), [tuple(map(f32, v)) for v in moved])
+            # the mesh's frame still moves rigidly on top of its vertices
+            box.set_transform(position=(0.0, 0.5, 0.0))
+            self.assertEqual(rows_of(c.get_triangle_mesh_vertices(box)), [tuple(map(f32, v)) for v in moved])
+            for _ in range(3):
+                c.step(1 / 60)
+            for p in rows_of(c.positions()):
+                self.assertTrue(all(math.isfinite(v) for v in p))
+
+
 class TestIntegrators(unittest.TestCase, StatusAssertions):
     def test_every_integrator_by_name(self):
         names = {
