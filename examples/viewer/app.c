@@ -52,6 +52,15 @@ void app_key(app *a, int key)
     case 'O':
         scene_toggle_open(s);
         break;
+    case 'T':
+        scene_teleport(s);
+        break;
+    case 'G':
+        scene_toggle_gait(s);
+        break;
+    case 'U':
+        scene_toggle_turn(s);
+        break;
     case 'C':
         s->draw.show_colliders = !s->draw.show_colliders;
         break;
@@ -98,7 +107,10 @@ static void status_lines(app *a)
     snprintf(a->hud_status, sizeof a->hud_status, "%s | %s | %u particles | step %.2f ms | %s | wind %s | t %.1f s%s",
              scene_name(s->kind), scene_integrator_name(s->integrator), (unsigned)cloth_particle_count(s->cloth),
              (double)s->step_ms, smooth, s->wind_on ? "on" : "off", s->time, state);
-    const char *first = s->kind == SCENE_DRAPE ? "1-4 release  " : (s->kind == SCENE_CURTAIN ? "O open  " : "");
+    const char *first = s->kind == SCENE_DRAPE       ? "1-4 release  "
+                        : s->kind == SCENE_CURTAIN   ? "O open  "
+                        : s->kind == SCENE_CHARACTER ? "T teleport  G walk/run  U turn  "
+                                                     : "";
     snprintf(a->hud_keys, sizeof a->hud_keys,
              "%sW wind  I integrator  C colliders  S smooth  R reset  space pause", first);
 }
@@ -112,9 +124,15 @@ int app_render(app *a, int width, int height, float hud_scale, int show_keys)
     v.height = height;
     v.fovy = 0.70f;
     memcpy(v.target, a->target, sizeof v.target);
+    float yaw = a->yaw;
+    if (a->sc.cam_follow) { /* the orbit is about the figure, and turns with it */
+        v3_set(v.target, v.target[0] + a->sc.follow_at[0], v.target[1] + a->sc.follow_at[1],
+               v.target[2] + a->sc.follow_at[2]);
+        yaw += a->sc.follow_yaw;
+    }
     const float cp = cosf(a->pitch);
-    v3_set(v.eye, a->target[0] + a->dist * cp * sinf(a->yaw), a->target[1] + a->dist * sinf(a->pitch),
-           a->target[2] + a->dist * cp * cosf(a->yaw));
+    v3_set(v.eye, v.target[0] + a->dist * cp * sinf(yaw), v.target[1] + a->dist * sinf(a->pitch),
+           v.target[2] + a->dist * cp * cosf(yaw));
     v.hud_scale = a->opt.hud ? hud_scale : 0.0f;
     v.hud[0] = a->hud_status;
     v.hud[1] = a->sc.note[0] != '\0' ? a->sc.note : NULL;

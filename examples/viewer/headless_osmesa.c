@@ -3,8 +3,9 @@
  * into a block of our memory, with the same drawing code as the window.
  *
  * The scene runs its script (scene_schedule(): the drape's corners let go
- * at 1 s, the curtain opens); every `every`-th frame is written as a
- * PNG, and at the end the final picture and the cloth as an OBJ file.
+ * at 1 s, the curtain opens, the character runs and is teleported); every
+ * `every`-th frame is written as a PNG, and at the end the final picture
+ * and the cloth as an OBJ file.
  * Pictures are rendered `supersample` times larger and averaged down, which
  * is the antialiasing OSMesa's single-sampled framebuffer does not give.
  */

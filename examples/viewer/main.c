@@ -14,11 +14,12 @@ static void usage(FILE *f)
 {
     fprintf(f,
             "usage: viewer [options]\n"
-            "  --scene drape|curtain|flag   what to show (default drape: seed 002's cloth over a ball)\n"
+            "  --scene NAME                 what to show: drape (default: seed 002's cloth over a ball),\n"
+            "                               curtain, flag, or character (a running figure in a cape)\n"
             "  --integrator NAME            euler, trapezoid, verlet, pbd, semirigid, relaxation, xpbd,\n"
             "                               implicit (default: xpbd; semirigid for the curtain)\n"
             "  --smooth N                   smooth-surface level 1-16, 0 for plain triangles (default 4)\n"
-            "  --wind | --no-wind           start with the wind on or off (default: on for flag and curtain)\n"
+            "  --wind | --no-wind           start with the wind on or off (default: on but for the drape)\n"
             "  --headless                   render offscreen even with a display\n"
             "  --frames N                   headless: frames to render (default 300); window: quit after N\n"
             "  --fps N                      headless: frames per simulated second (default 30)\n"
@@ -28,7 +29,8 @@ static void usage(FILE *f)
             "  --no-hud                     no status text in the pictures\n"
             "  --out DIR                    where pictures and the OBJ go (default out/SCENE)\n"
             "Keys (window): 1-4 release a corner, W wind, I next integrator, C colliders, S smooth,\n"
-            "  + - smooth level, O open/close the curtain, R reset, space pause, P screenshot, V view, Q quit;\n"
+            "  + - smooth level, O open/close the curtain, T teleport the character, G walk/run,\n"
+            "  U turn round a circle or go straight, R reset, space pause, P screenshot, V view, Q quit;\n"
             "  drag to orbit, scroll to zoom.\n");
 }
 
@@ -75,7 +77,7 @@ static int parse_options(int argc, char **argv, app_options *o)
             return -1;
         } else if (strcmp(arg, "--scene") == 0) {
             if (scene_parse(val, &o->scene) != 0) {
-                fprintf(stderr, "viewer: unknown scene '%s' (drape, curtain, flag)\n", val);
+                fprintf(stderr, "viewer: unknown scene '%s' (drape, curtain, flag, character)\n", val);
                 return -1;
             }
             ++i;

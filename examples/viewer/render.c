@@ -4,9 +4,10 @@
  * window and the headless renderer.
  *
  * A frame: sky colour; the ground (a filtered checker, fading into the sky),
- * marked in the stencil buffer; planar shadows of the cloth and the shapes
- * projected onto it along the sun, blended once per pixel thanks to the
- * stencil; the shapes; the cloth, lit on both sides (the back a shade darker,
+ * marked in the stencil buffer and centred under the camera's target so a
+ * scene that travels never runs off it; planar shadows of the cloth and the
+ * shapes projected onto it along the sun, blended once per pixel thanks to
+ * the stencil; the shapes; the cloth, lit on both sides (the back a shade darker,
  * its normal flipped) with a wrapped diffuse term and a little sheen; then
  * the status lines in a built-in bitmap font.
  */
@@ -375,6 +376,7 @@ int render_init(renderer *r)
         render_free(r);
         return -1;
     }
+    gl.GenBuffers(1, &r->cone_vbo);
     gl.GenBuffers(1, &r->cloth_vbo);
     gl.GenBuffers(1, &r->cloth_uv);
     gl.GenBuffers(1, &r->cloth_ibo);
@@ -395,7 +397,8 @@ int render_init(renderer *r)
 
 void render_free(renderer *r)
 {
-    const GLuint buffers[] = {r->shape_vbo, r->shape_ibo, r->cloth_vbo, r->cloth_uv, r->cloth_ibo, r->hud_vbo};
+    const GLuint buffers[] = {r->shape_vbo, r->shape_ibo, r->cone_vbo, r->cloth_vbo, r->cloth_uv, r->cloth_ibo,
+                              r->hud_vbo};
     for (size_t k = 0; k < sizeof buffers / sizeof buffers[0]; ++k) {
         if (buffers[k] != 0) {
             gl.DeleteBuffers(1, &buffers[k]);
@@ -593,6 +596,42 @@ static void axis_frame(float m[16], const float origin[3], const float axis[3], 
     m4_from_basis(m, x, y, z, origin);
 }
 
+#define CONE_SEGMENTS 32u
+
+/* The cone of a tapered capsule, tangent to both balls, as a triangle strip
+ * in the frame of axis_frame(a, b - a, 1, 1). Its rims are not at the balls'
+ * centres: with sin(alpha) = (ra - rb) / length, the cone touches the ball
+ * about a at height ra sin(alpha) and that about b at length + rb
+ * sin(alpha), each at radius r cos(alpha), and its normal leans alpha
+ * toward the thin end. No unit mesh scales to every pair of radii, so the
+ * strip is written for each shape drawn (a few kilobytes). Returns 0 when
+ * one ball holds the other and there is no cone. */
+static int draw_cone(const renderer *r, float length, float ra, float rb)
+{
+    if (length <= fabsf(ra - rb)) {
+        return 0;
+    }
+    const float sa = (ra - rb) / length, ca = sqrtf(1.0f - sa * sa);
+    float v[2u * (CONE_SEGMENTS + 1u) * VERTEX_FLOATS];
+    for (uint32_t k = 0; k <= CONE_SEGMENTS; ++k) {
+        const float ph = 2.0f * VIEWER_PI * (float)k / (float)CONE_SEGMENTS, c = cosf(ph), s = sinf(ph);
+        const float n[3] = {ca * c, sa, ca * s};
+        float *o = v + 2u * k * VERTEX_FLOATS;
+        const float rr[2] = {ra, rb}, base[2] = {0.0f, length};
+        for (int e = 0; e < 2; ++e, o += VERTEX_FLOATS) {
+            v3_set(o, rr[e] * n[0], base[e] + rr[e] * n[1], rr[e] * n[2]);
+            memcpy(o + 3, n, sizeof n);
+        }
+    }
+    gl.BindBuffer(GL_ARRAY_BUFFER, r->cone_vbo);
+    gl.BufferData(GL_ARRAY_BUFFER, (GLsizeiptr)sizeof v, v, GL_STREAM_DRAW);
+    gl.VertexAttribPointer(0, 3, GL_FLOAT, GL_FALSE, (GLsizei)VERTEX_BYTES, (const void *)0);
+    gl.VertexAttribPointer(1, 3, GL_FLOAT, GL_FALSE, (GLsizei)VERTEX_BYTES, (const void *)(3u * sizeof(float)));
+    gl.DrawArrays(GL_TRIANGLE_STRIP, 0, (GLsizei)(2u * (CONE_SEGMENTS + 1u)));
+    bind_mesh_buffer(r->shape_vbo, r->shape_ibo); /* the shapes' meshes again, for whatever comes next */
+    return 1;
+}
+
 /* Draw one shape with `pre` applied after its own model matrix. */
 static void draw_shape(const renderer *r, const render_shape *sh, const float pre[16])
 {
@@ -621,6 +660,24 @@ static void draw_shape(const renderer *r, const render_shape *sh, const float pr
             memcpy(ball.a, sh->b, sizeof ball.a);
             draw_shape(r, &ball, pre);
         }
+        break;
+    }
+    case RENDER_TAPERED: {
+        float d[3];
+        v3_sub(d, sh->b, sh->a);
+        const float length = v3_len(d);
+        if (length > 0.0f) {
+            axis_frame(m, sh->a, d, 1.0f, 1.0f);
+            m4_mul(full, pre, m);
+            set_model(r, full);
+            draw_cone(r, length, sh->radius, sh->radius2);
+        }
+        render_shape ball = *sh;
+        ball.kind = RENDER_SPHERE;
+        draw_shape(r, &ball, pre);
+        memcpy(ball.a, sh->b, sizeof ball.a);
+        ball.radius = sh->radius2;
+        draw_shape(r, &ball, pre);
         break;
     }
     case RENDER_TORUS:
@@ -744,7 +801,7 @@ int render_draw(renderer *r, const render_scene *s, const render_view *v)
     render_shape ground;
     memset(&ground, 0, sizeof ground);
     ground.kind = RENDER_PANEL;
-    v3_set(ground.a, 0.0f, s->ground_y, 0.0f);
+    v3_set(ground.a, v->target[0], s->ground_y, v->target[2]); /* the checker is in world space: it does not move */
     v3_set(ground.b, 0.0f, 1.0f, 0.0f);
     ground.radius = ground.radius2 = 40.0f;
     gl.Uniform1i(r->u_mode, MODE_GROUND);

@@ -21,7 +21,8 @@ typedef enum render_shape_kind {
     RENDER_CYLINDER, /* a, b: centres of the end caps; radius */
     RENDER_CAPSULE,  /* a, b: the segment; radius */
     RENDER_TORUS,    /* a: centre; b: axis; radius: major radius (the tube is 0.2 of it) */
-    RENDER_PANEL     /* a: centre; b: normal; radius, radius2: half width and half height */
+    RENDER_PANEL,    /* a: centre; b: normal; radius, radius2: half width and half height */
+    RENDER_TAPERED   /* a, b: the balls' centres; radius at a, radius2 at b (cloth_add_tapered_capsule()) */
 } render_shape_kind;
 
 /* Something other than the cloth in the scene: a collider or a prop. */
@@ -82,6 +83,7 @@ typedef struct renderer {
     GLint u_hud_size, u_hud_color;
     GLuint shape_vbo, shape_ibo;
     render_mesh sphere, cylinder, torus, quad;
+    GLuint cone_vbo; /* a tapered capsule's cone, written for each one drawn */
     GLuint cloth_vbo, cloth_uv, cloth_ibo;
     uint32_t cloth_vertices, cloth_indices;
     uint32_t key_rows, key_cols, key_level; /* topology the index and uv buffers hold */

@@ -9,7 +9,7 @@
 #include <string.h>
 #include <time.h>
 
-static const char *const scene_names[SCENE_COUNT] = {"drape", "curtain", "flag"};
+static const char *const scene_names[SCENE_COUNT] = {"drape", "curtain", "flag", "character"};
 
 const char *scene_name(scene_kind kind)
 {
@@ -62,7 +62,7 @@ int scene_integrator_parse(const char *name, cloth_integrator *out)
     return -1;
 }
 
-static void note(scene *s, const char *text)
+void scene_note(scene *s, const char *text)
 {
     snprintf(s->note, sizeof s->note, "%s", text);
     s->note_until = s->time + 3.0;
@@ -123,7 +123,7 @@ static void apply_wind(scene *s)
         }                                                                                 \
     } while (0)
 
-static render_shape *add_shape(scene *s, render_shape_kind kind, const float color[3])
+render_shape *scene_add_shape(scene *s, render_shape_kind kind, const float color[3])
 {
     if (s->draw.shape_count == RENDER_MAX_SHAPES) {
         return NULL;
@@ -139,8 +139,8 @@ static render_shape *add_shape(scene *s, render_shape_kind kind, const float col
 /* The fabric of each scene (material.h): it sets the masses, stretch, shear,
  * bending, tethers, strain limit and damping for the scene's spacing. */
 static const cloth_material_preset scene_fabrics[SCENE_COUNT] = {
-    CLOTH_MATERIAL_COTTON, CLOTH_MATERIAL_DENIM, CLOTH_MATERIAL_SILK};
-static const char *const scene_fabric_names[SCENE_COUNT] = {"cotton", "denim", "silk"};
+    CLOTH_MATERIAL_COTTON, CLOTH_MATERIAL_DENIM, CLOTH_MATERIAL_SILK, CLOTH_MATERIAL_COTTON};
+static const char *const scene_fabric_names[SCENE_COUNT] = {"cotton", "denim", "silk", "cotton"};
 
 /* Drape (seed 002): a cotton cloth of 32 x 32 particles 4 cm apart (a 1.24 m
  * square) hanging by its corners 1.2 m up, above a 0.4 m ball standing on
@@ -193,7 +193,7 @@ static void describe_drape(scene *s)
     v3_set(r->ground_a, 0.62f, 0.64f, 0.68f);
     v3_set(r->ground_b, 0.50f, 0.52f, 0.57f);
     const float ivory[3] = {0.86f, 0.84f, 0.78f};
-    render_shape *ball = add_shape(s, RENDER_SPHERE, ivory);
+    render_shape *ball = scene_add_shape(s, RENDER_SPHERE, ivory);
     if (ball != NULL) {
         memcpy(ball->a, drape_ball, sizeof ball->a);
         /* The collider keeps particles `thickness` off the ball; drawing it
@@ -208,7 +208,7 @@ static void describe_drape(scene *s)
     const float half = 0.5f * DRAPE_SPACING * (float)(DRAPE_N - 1u);
     const float at[4][2] = {{-half, -half}, {half, -half}, {-half, half}, {half, half}};
     for (int k = 0; k < 4; ++k) {
-        render_shape *bead = add_shape(s, RENDER_SPHERE, pin_red);
+        render_shape *bead = scene_add_shape(s, RENDER_SPHERE, pin_red);
         if (bead != NULL) {
             v3_set(bead->a, at[k][0], 1.2f + 0.012f, at[k][1]);
             bead->radius = 0.018f;
@@ -281,7 +281,7 @@ static void describe_curtain(scene *s)
 
     const float plaster[3] = {0.90f, 0.88f, 0.83f}, frame[3] = {0.95f, 0.95f, 0.94f},
                 sky[3] = {0.62f, 0.80f, 0.98f}, brass[3] = {0.78f, 0.62f, 0.30f};
-    render_shape *sh = add_shape(s, RENDER_PANEL, plaster); /* the wall: a collider */
+    render_shape *sh = scene_add_shape(s, RENDER_PANEL, plaster); /* the wall: a collider */
     if (sh != NULL) {
         v3_set(sh->a, 0.7f, 1.6f, CURTAIN_WALL_Z);
         v3_set(sh->b, 0.0f, 0.0f, 1.0f);
@@ -290,7 +290,7 @@ static void describe_curtain(scene *s)
         sh->collider = 1;
         sh->shadow = 0;
     }
-    sh = add_shape(s, RENDER_PANEL, frame); /* the window in it, frame and sky */
+    sh = scene_add_shape(s, RENDER_PANEL, frame); /* the window in it, frame and sky */
     if (sh != NULL) {
         v3_set(sh->a, 0.72f, 1.35f, CURTAIN_WALL_Z + 0.002f);
         v3_set(sh->b, 0.0f, 0.0f, 1.0f);
@@ -299,7 +299,7 @@ static void describe_curtain(scene *s)
         sh->collider = 1;
         sh->shadow = 0;
     }
-    sh = add_shape(s, RENDER_PANEL, sky);
+    sh = scene_add_shape(s, RENDER_PANEL, sky);
     if (sh != NULL) {
         v3_set(sh->a, 0.72f, 1.35f, CURTAIN_WALL_Z + 0.004f);
         v3_set(sh->b, 0.0f, 0.0f, 1.0f);
@@ -310,24 +310,24 @@ static void describe_curtain(scene *s)
         sh->shadow = 0;
     }
     const float rod_y = CURTAIN_TOP + CURTAIN_RING, rod_end = (float)(CURTAIN_COLS - 1u) * CURTAIN_SPACING + 0.1f;
-    sh = add_shape(s, RENDER_CYLINDER, brass); /* the rod and its finials */
+    sh = scene_add_shape(s, RENDER_CYLINDER, brass); /* the rod and its finials */
     if (sh != NULL) {
         v3_set(sh->a, -0.1f, rod_y, 0.0f);
         v3_set(sh->b, rod_end, rod_y, 0.0f);
         sh->radius = 0.012f;
     }
-    sh = add_shape(s, RENDER_SPHERE, brass);
+    sh = scene_add_shape(s, RENDER_SPHERE, brass);
     if (sh != NULL) {
         v3_set(sh->a, -0.1f, rod_y, 0.0f);
         sh->radius = 0.03f;
     }
-    sh = add_shape(s, RENDER_SPHERE, brass);
+    sh = scene_add_shape(s, RENDER_SPHERE, brass);
     if (sh != NULL) {
         v3_set(sh->a, rod_end, rod_y, 0.0f);
         sh->radius = 0.03f;
     }
     for (uint32_t c = 0; c < CURTAIN_COLS; ++c) { /* rings, placed by scene_sync() */
-        sh = add_shape(s, RENDER_TORUS, brass);
+        sh = scene_add_shape(s, RENDER_TORUS, brass);
         if (sh != NULL) {
             v3_set(sh->b, 1.0f, 0.0f, 0.0f);
             sh->radius = CURTAIN_RING;
@@ -389,14 +389,14 @@ static void describe_flag(scene *s)
     v3_set(r->ground_a, 0.36f, 0.55f, 0.26f);
     v3_set(r->ground_b, 0.31f, 0.49f, 0.22f);
     const float white[3] = {0.92f, 0.92f, 0.90f}, gold[3] = {0.85f, 0.68f, 0.25f};
-    render_shape *sh = add_shape(s, RENDER_CYLINDER, white);
+    render_shape *sh = scene_add_shape(s, RENDER_CYLINDER, white);
     if (sh != NULL) {
         v3_set(sh->a, flag_pole_x, 0.0f, 0.0f);
         v3_set(sh->b, flag_pole_x, flag_pole_top, 0.0f);
         sh->radius = flag_pole_r;
         sh->collider = 1;
     }
-    sh = add_shape(s, RENDER_SPHERE, gold);
+    sh = scene_add_shape(s, RENDER_SPHERE, gold);
     if (sh != NULL) {
         v3_set(sh->a, flag_pole_x, flag_pole_top + 0.03f, 0.0f);
         sh->radius = 0.045f;
@@ -436,6 +436,7 @@ static int build(scene *s)
     s->schedule = 0u;
     s->last = CLOTH_OK;
     s->open_target = s->open_pos = 0.0f;
+    s->cam_follow = 0;
     int rc = -1;
     switch (s->kind) {
     case SCENE_DRAPE:
@@ -449,6 +450,10 @@ static int build(scene *s)
     case SCENE_FLAG:
         rc = build_flag(s);
         describe_flag(s);
+        break;
+    case SCENE_CHARACTER:
+        rc = character_build(s);
+        character_describe(s);
         break;
     case SCENE_COUNT:
         break;
@@ -469,7 +474,7 @@ static int build(scene *s)
     apply_wind(s);
     char text[64];
     snprintf(text, sizeof text, "fabric: %s", scene_fabric_names[s->kind]);
-    note(s, text);
+    scene_note(s, text);
     render_scene *r = &s->draw;
     r->cloth = s->cloth;
     r->rows = s->rows;
@@ -517,7 +522,7 @@ int scene_reset(scene *s)
     }
     s->draw.show_colliders = show;
     s->draw.smooth_level = level;
-    note(s, "reset");
+    scene_note(s, "reset");
     return 0;
 }
 
@@ -543,6 +548,8 @@ void scene_step(scene *s, float dt)
                 s->last = st;
             }
         }
+    } else if (s->kind == SCENE_CHARACTER) {
+        character_animate(s, dt);
     }
     const double t0 = now_ms();
     s->last = cloth_step(s->cloth, dt);
@@ -558,12 +565,12 @@ void scene_release_corner(scene *s, int k)
 {
     char text[64];
     if (s->kind != SCENE_DRAPE || k < 0 || k > 3) {
-        note(s, "keys 1-4 release the drape's corners");
+        scene_note(s, "keys 1-4 release the drape's corners");
         return;
     }
     if (!s->corner_pinned[k]) {
         snprintf(text, sizeof text, "corner %d is already free", k + 1);
-        note(s, text);
+        scene_note(s, text);
         return;
     }
     cloth_status st = cloth_unpin(s->cloth, s->corners[k]);
@@ -573,14 +580,14 @@ void scene_release_corner(scene *s, int k)
     } else {
         snprintf(text, sizeof text, "cloth_unpin: %s", cloth_status_string(st));
     }
-    note(s, text);
+    scene_note(s, text);
 }
 
 void scene_toggle_wind(scene *s)
 {
     s->wind_on = !s->wind_on;
     apply_wind(s);
-    note(s, s->wind_on ? "wind on" : "wind off");
+    scene_note(s, s->wind_on ? "wind on" : "wind off");
 }
 
 void scene_next_integrator(scene *s)
@@ -614,17 +621,17 @@ void scene_next_integrator(scene *s)
         }
         snprintf(text, sizeof text, "%s refused: %s", scene_integrator_name(next), cloth_status_string(st));
     }
-    note(s, text);
+    scene_note(s, text);
 }
 
 void scene_toggle_open(scene *s)
 {
     if (s->kind != SCENE_CURTAIN) {
-        note(s, "O opens the curtain");
+        scene_note(s, "O opens the curtain");
         return;
     }
     s->open_target = s->open_target > 0.5f ? 0.0f : 1.0f;
-    note(s, s->open_target > 0.5f ? "opening" : "closing");
+    scene_note(s, s->open_target > 0.5f ? "opening" : "closing");
 }
 
 void scene_schedule(scene *s)
@@ -641,14 +648,16 @@ void scene_schedule(scene *s)
                     scene_release_corner(s, k);
                 }
             }
-            note(s, "the four corners let go");
+            scene_note(s, "the four corners let go");
         }
     } else if (s->kind == SCENE_CURTAIN) {
         if (!(s->schedule & 1u) && s->time >= 1.0) {
             s->schedule |= 1u;
             s->open_target = 0.55f; /* half way: folds, and the window half open */
-            note(s, "opening");
+            scene_note(s, "opening");
         }
+    } else if (s->kind == SCENE_CHARACTER) {
+        character_schedule(s);
     }
 }
 
@@ -671,6 +680,9 @@ void scene_sync(scene *s)
                 ++ring;
             }
         }
+    }
+    if (s->kind == SCENE_CHARACTER) {
+        character_sync(s);
     }
     if (s->note[0] != '\0' && s->time > s->note_until) {
         s->note[0] = '\0';

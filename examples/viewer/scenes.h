@@ -1,16 +1,22 @@
 /*
- * The viewer's three scenes:
+ * The viewer's four scenes:
  *
- *  drape    seed 002's reference demo: a cotton cloth hanging by its four
- *           corners above a sphere above a floor; keys 1-4 release a corner.
- *  curtain  seed 003: a denim curtain on a rod with the semi-rigid
- *           integrator; its rings (the pinned top row) slide along the rod
- *           to open it.
- *  flag     a silk flag on a pole in a turbulent, gusting wind field given
- *           through the wind hook.
+ *  drape      seed 002's reference demo: a cotton cloth hanging by its four
+ *             corners above a sphere above a floor; keys 1-4 release a corner.
+ *  curtain    seed 003: a denim curtain on a rod with the semi-rigid
+ *             integrator; its rings (the pinned top row) slide along the rod
+ *             to open it.
+ *  flag       a silk flag on a pole in a turbulent, gusting wind field given
+ *             through the wind hook.
+ *  character  a figure of tapered capsules and spheres walking or running
+ *             round a circle in a cotton cape skinned to it (the collar
+ *             pinned to the shoulders, the hem free within 1.15 m of its
+ *             skinned place), worn in the figure's frame at half inertia;
+ *             T teleports the figure far off with a quarter turn
+ *             (scene_character.c).
  *
  * Each cloth is made of its fabric (cloth_set_material()) and steps with
- * automatic substeps and iterations; drape and flag use XPBD.
+ * automatic substeps and iterations; drape, flag and character use XPBD.
  * A scene owns its cloth and describes itself for render_draw().
  */
 #ifndef VIEWER_SCENES_H
@@ -19,8 +25,9 @@
 #include <clothsim/clothsim.h>
 
 #include "render.h"
+#include "scene_character.h"
 
-typedef enum scene_kind { SCENE_DRAPE, SCENE_CURTAIN, SCENE_FLAG, SCENE_COUNT } scene_kind;
+typedef enum scene_kind { SCENE_DRAPE, SCENE_CURTAIN, SCENE_FLAG, SCENE_CHARACTER, SCENE_COUNT } scene_kind;
 
 /* An eddy: a travelling wave of sideways and vertical air motion. */
 typedef struct scene_eddy {
@@ -56,8 +63,12 @@ typedef struct scene {
     int corner_pinned[4];
     /* curtain: 0 closed, 1 open; the rings travel toward the target */
     float open_target, open_pos;
-    /* the camera a scene starts with */
+    character_state character;
+    /* the camera a scene starts with; with cam_follow, its target and yaw
+     * are taken from follow_at and follow_yaw, which the scene moves */
     float cam_target[3], cam_yaw, cam_pitch, cam_dist;
+    int cam_follow;
+    float follow_at[3], follow_yaw;
     render_scene draw;
 } scene;
 
@@ -78,7 +89,8 @@ void scene_free(scene *s);
 /* Build the cloth again as it started, keeping integrator and wind. */
 int scene_reset(scene *s);
 
-/* Advance by dt seconds: the scene's own motion (moving pins), then cloth_step(). */
+/* Advance by dt seconds: the scene's own motion (moving pins, the character's
+ * pose, frame and skin), then cloth_step(). */
 void scene_step(scene *s, float dt);
 
 /* Keys: release a corner (k = 0..3), wind on/off, next integrator, open or
@@ -87,12 +99,23 @@ void scene_release_corner(scene *s, int k);
 void scene_toggle_wind(scene *s);
 void scene_next_integrator(scene *s);
 void scene_toggle_open(scene *s);
+/* The character's keys: teleport the figure far off with a quarter turn;
+ * walk or run; round the circle or straight on (scene_character.c). */
+void scene_teleport(scene *s);
+void scene_toggle_gait(scene *s);
+void scene_toggle_turn(scene *s);
 
+/* For the scene files: leave `text` on the status line for three simulated
+ * seconds; add a shape to `draw` (NULL when it is full), casting a shadow. */
+void scene_note(scene *s, const char *text);
+render_shape *scene_add_shape(scene *s, render_shape_kind kind, const float color[3]);
 /* The headless script: what a viewer would do by hand, at fixed times
- * (drape: its four corners released at 1 s; curtain: opened from 1 s). */
+ * (drape: its four corners released at 1 s; curtain: opened from 1 s;
+ * character: runs from 1 s, teleported at 2.5 s, walks from 6 s). */
 void scene_schedule(scene *s);
 
-/* Bring `draw` up to date (pins and rings follow the cloth). */
+/* Bring `draw` up to date (pins and rings follow the cloth, the figure
+ * its colliders). */
 void scene_sync(scene *s);
 
 #endif /* VIEWER_SCENES_H */

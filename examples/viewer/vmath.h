@@ -138,4 +138,35 @@ static inline void m4_normal_matrix(float out[9], const float m[16])
     out[8] = (a * e - b * d) * inv;
 }
 
+/* Quaternions are (x, y, z, w), as clothsim takes them. */
+static inline void q_axis_angle(float q[4], const float axis[3], float angle)
+{
+    const float s = sinf(0.5f * angle);
+    q[0] = axis[0] * s;
+    q[1] = axis[1] * s;
+    q[2] = axis[2] * s;
+    q[3] = cosf(0.5f * angle);
+}
+
+/* out = a b: b's turn first, then a's (out may alias either) */
+static inline void q_mul(float out[4], const float a[4], const float b[4])
+{
+    const float r[4] = {a[3] * b[0] + a[0] * b[3] + a[1] * b[2] - a[2] * b[1],
+                        a[3] * b[1] - a[0] * b[2] + a[1] * b[3] + a[2] * b[0],
+                        a[3] * b[2] + a[0] * b[1] - a[1] * b[0] + a[2] * b[3],
+                        a[3] * b[3] - a[0] * b[0] - a[1] * b[1] - a[2] * b[2]};
+    memcpy(out, r, sizeof r);
+}
+
+/* out = q v q* (out may alias v) */
+static inline void q_rotate(float out[3], const float q[4], const float v[3])
+{
+    /* v + 2 w (u x v) + 2 u x (u x v), u the vector part */
+    float t[3], u2[3];
+    v3_cross(t, q, v);
+    v3_set(t, 2.0f * t[0], 2.0f * t[1], 2.0f * t[2]);
+    v3_cross(u2, q, t);
+    v3_set(out, v[0] + q[3] * t[0] + u2[0], v[1] + q[3] * t[1] + u2[1], v[2] + q[3] * t[2] + u2[2]);
+}
+
 #endif /* VIEWER_VMATH_H */

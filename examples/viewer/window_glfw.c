@@ -164,8 +164,9 @@ int app_run_window(app *a)
     glfwSetCursorPosCallback(win, on_cursor);
     glfwSetScrollCallback(win, on_scroll);
     printf("viewer: window (%s), the %s scene. Keys: 1-4 release a corner, W wind, I integrator, "
-           "C colliders, S smooth (+/- level), O open the curtain, R reset, space pause, P screenshot, "
-           "V view, Q quit; drag to orbit, scroll to zoom.\n",
+           "C colliders, S smooth (+/- level), O open the curtain, T teleport the character, G walk/run, "
+           "U turn or go straight, R reset, space pause, P screenshot, V view, Q quit; drag to orbit, "
+           "scroll to zoom.\n",
            (const char *)gl.GetString(GL_RENDERER), scene_name(a->sc.kind));
 
     int rc = 0, frames = 0;

@@ -8,9 +8,9 @@
  * flat fill: at least 256 distinct colours, and at least a quarter of its
  * pixels clearly different from its most common colour. With --red, at
  * least that fraction of the pixels of the last PNG must be saturated red
- * (r > 90, r > 1.5 g, r > 1.5 b): the three scenes' cloths are red (the
- * drape's gingham, the curtain, the flag's field), so this says the cloth
- * itself was drawn, not only the ground and the sky.
+ * (r > 90, r > 1.5 g, r > 1.5 b): the four scenes' cloths are red (the
+ * drape's gingham, the curtain, the flag's field, the character's cape), so
+ * this says the cloth itself was drawn, not only the ground and the sky.
  *
  * The OBJ must re-read as the cloth: exactly N `v` lines of three finite
  * numbers, as many `vn` lines of unit normals, N triangles as `f a//a b//b

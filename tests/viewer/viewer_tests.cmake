@@ -4,8 +4,9 @@
 #
 #   viewer_headless_SCENE  the viewer renders SCENE offscreen on a short
 #                          schedule (the drape: its four corners let go
-#                          together at 1 s, then it settles), writing PNG
-#                          frames, the final picture and the OBJ
+#                          together at 1 s, then it settles; the character:
+#                          walks, runs from 1 s, is teleported at 2.5 s),
+#                          writing PNG frames, the final picture and the OBJ
 #   viewer_output_SCENE    check_render: those PNGs decode to real pictures
 #                          (many colours, most pixels not background, the red
 #                          cloth visible) and the OBJ re-reads with one vertex
@@ -32,7 +33,8 @@ endif()
 set(_viewer_cases
   "drape:240:1024:1922"
   "curtain:60:1200:2262"
-  "flag:120:384:690")
+  "flag:120:384:690"
+  "character:150:384:690")
 foreach(_case IN LISTS _viewer_cases)
   string(REPLACE ":" ";" _case "${_case}")
   list(GET _case 0 _scene)
