@@ -122,6 +122,19 @@ typedef struct cloth_skin {
     float t, dt;         /* step.c: the fraction of the step the pass reads targets at, the step */
 } cloth_skin;
 
+/* Backstops behind skinned particles (backstop.c): one block of 8 floats
+ * per particle, NULL until the first cloth_set_skin_normals() or
+ * cloth_set_backstops(). */
+typedef struct cloth_backstop {
+    float *block;
+    size_t block_bytes;
+    float *nx, *ny, *nz; /* the skin's outward normals at the end of the coming step */
+    float *sx, *sy, *sz; /* at its start */
+    float *dist, *radius; /* the ball's surface this far behind the target (m), its radius (m); 0: none */
+    uint32_t active;      /* particles with a ball: none, no pass */
+    bool moving;          /* normals set since the last step */
+} cloth_backstop;
+
 /* Air for the aerodynamic force (forces.c). */
 typedef struct cloth_air {
     float density, drag, lift;
@@ -184,6 +197,7 @@ struct cloth {
     uint32_t pin_hash_slots;
 
     cloth_skin skin;
+    cloth_backstop backstop;
     cloth_frame frame;
     float particle_radius; /* m, added to every collider's thickness (colliders.c) */
 

@@ -10,23 +10,24 @@
 #include "constraints/constraints.h"
 #include "pins.h"
 #include "skin.h"
+#include "snapshot_ext.h"
+#include "platform/bytes.h"
 
 #include <string.h>
 
 /* Version 2 keeps the automatic settings' state in the two words version 1
  * reserved (and required to be 0); version 1 snapshots still load, with
- * that state as a new cloth has it. Version 3 is version 2 with the skin
- * (skin.c) after the colliders, written only by a cloth that has one, so
+ * that state as a new cloth has it. Version 3 is version 2 with sections
+ * after the colliders (snapshot_ext.c: the skin, backstops, frame, mesh
+ * colliders' vertices), written only by a cloth that has one of them, so
  * the snapshots of every other cloth stay as they were. */
 #define SNAPSHOT_VERSION 2u
-#define SNAPSHOT_SKINNED 3u
-#define SKIN_MOVING 1u /* the skin's word: targets set since the last step */
+#define SNAPSHOT_EXTENDED 3u
 #define HEADER_BYTES 64u
 #define PARTICLE_BYTES 28u /* 7 floats */
 #define PIN_BYTES 32u      /* index + 7 floats */
 #define COLLIDER_FLOATS 36u /* from, to, at (7 each), matrix (9), v, w (3 each) */
 #define COLLIDER_BYTES (8u + 4u * COLLIDER_FLOATS)
-#define SKIN_BYTES 28u /* per particle: target and start xyz, max distance */
 #define TRAILER_BYTES 8u
 
 static const unsigned char magic[8] = {'C', 'L', 'T', 'H', 'S', 'N', 'A', 'P'};
@@ -70,72 +71,6 @@ static uint64_t fnv_u32(uint64_t h, uint32_t v)
     return h;
 }
 
-static uint32_t float_bits(float f)
-{
-    uint32_t u;
-    memcpy(&u, &f, sizeof u);
-    return u;
-}
-
-static float bits_float(uint32_t u)
-{
-    float f;
-    memcpy(&f, &u, sizeof f);
-    return f;
-}
-
-static unsigned char *put_u32(unsigned char *p, uint32_t v)
-{
-    for (int b = 0; b < 4; ++b) {
-        p[b] = (unsigned char)(v >> (8 * b));
-    }
-    return p + 4;
-}
-
-static unsigned char *put_u64(unsigned char *p, uint64_t v)
-{
-    for (int b = 0; b < 8; ++b) {
-        p[b] = (unsigned char)(v >> (8 * b));
-    }
-    return p + 8;
-}
-
-static unsigned char *put_f32(unsigned char *p, float f)
-{
-    return put_u32(p, float_bits(f));
-}
-
-static unsigned char *put_floats(unsigned char *p, const float *f, size_t n)
-{
-    for (size_t i = 0; i < n; ++i) {
-        p = put_f32(p, f[i]);
-    }
-    return p;
-}
-
-static uint32_t get_u32(const unsigned char *p)
-{
-    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-}
-
-static uint64_t get_u64(const unsigned char *p)
-{
-    return (uint64_t)get_u32(p) | (uint64_t)get_u32(p + 4) << 32;
-}
-
-static float get_f32(const unsigned char *p)
-{
-    return bits_float(get_u32(p));
-}
-
-static double get_f64(const unsigned char *p)
-{
-    const uint64_t u = get_u64(p);
-    double d;
-    memcpy(&d, &u, sizeof d);
-    return d;
-}
-
 /* The automatic limit's state as one word: the passes the last step
  * needed in the low byte, whether running steps again was found futile in
  * bit 8 (auto.c). */
@@ -147,18 +82,17 @@ static uint32_t auto_limit_word(const cloth_t *cloth)
     return passes | (cloth->redo_futile ? AUTO_FUTILE : 0u);
 }
 
-/* Where the skin's word of a version 3 snapshot is. In 64 bits: 2^26
+/* Where the sections of a version 3 snapshot start. In 64 bits: 2^26
  * particles with as many pins overflow a 32-bit size_t. */
-static uint64_t skin_offset(uint32_t count, uint32_t pins, uint32_t colliders)
+static uint64_t ext_offset(uint32_t count, uint32_t pins, uint32_t colliders)
 {
     return (uint64_t)HEADER_BYTES + (uint64_t)PARTICLE_BYTES * count + (uint64_t)PIN_BYTES * pins +
            (uint64_t)COLLIDER_BYTES * colliders;
 }
 
-static uint64_t snapshot_bytes(uint32_t count, uint32_t pins, uint32_t colliders, bool skinned)
+static uint64_t snapshot_bytes(uint32_t count, uint32_t pins, uint32_t colliders, uint64_t ext)
 {
-    const uint64_t skin = skinned ? 4u + (uint64_t)SKIN_BYTES * count : 0u;
-    return skin_offset(count, pins, colliders) + skin + TRAILER_BYTES;
+    return ext_offset(count, pins, colliders) + ext + TRAILER_BYTES;
 }
 
 /* The pose arrays of a collider in the order the format stores them. */
@@ -214,7 +148,7 @@ static cloth_status state_size(const cloth_t *cloth, size_t *size)
         return CLOTH_ERR_INVALID_ARGUMENT;
     }
     const uint64_t bytes = snapshot_bytes(cloth->count, cloth->pin_count, cloth->collider_count,
-                                          cloth->skin.block != NULL);
+                                          cloth_ext_bytes(cloth));
     if (bytes > (uint64_t)SIZE_MAX) {
         return CLOTH_ERR_UNSUPPORTED;
     }
@@ -243,8 +177,7 @@ cloth_status cloth_save_state(const cloth_t *cloth, void *buf, size_t size)
     unsigned char *const start = buf;
     unsigned char *p = start;
     memcpy(p, magic, sizeof magic);
-    const cloth_skin *skin = &cloth->skin;
-    p = put_u32(p + sizeof magic, skin->block != NULL ? SNAPSHOT_SKINNED : SNAPSHOT_VERSION);
+    p = put_u32(p + sizeof magic, cloth_ext_bytes(cloth) > 0u ? SNAPSHOT_EXTENDED : SNAPSHOT_VERSION);
     p = put_f32(p, cloth->auto_rate);
     p = put_u64(p, (uint64_t)need);
     p = put_u32(p, cloth->count);
@@ -279,25 +212,9 @@ cloth_status cloth_save_state(const cloth_t *cloth, void *buf, size_t size)
         p = put_u32(p, (uint32_t)c->kind); /* compared for equality only, on load */
         p = put_floats(p, f, COLLIDER_FLOATS);
     }
-    if (skin->block != NULL) {
-        p = put_u32(p, skin->moving ? SKIN_MOVING : 0u);
-        const float *planes[7] = {skin->tx, skin->ty, skin->tz, skin->sx, skin->sy, skin->sz, skin->dist};
-        for (int a = 0; a < 7; ++a) {
-            p = put_floats(p, planes[a], cloth->count);
-        }
-    }
+    p = cloth_ext_put(cloth, p);
     put_u64(p, fnv_bytes(FNV_OFFSET, start, need - TRAILER_BYTES));
     return CLOTH_OK;
-}
-
-static bool floats_finite(const unsigned char *p, size_t n)
-{
-    for (size_t i = 0; i < n; ++i) {
-        if (!isfinite(get_f32(p + 4u * i))) {
-            return false;
-        }
-    }
-    return true;
 }
 
 /* The squared length the collider API accepts (colliders.h). */
@@ -317,20 +234,23 @@ static bool check_frame(const unsigned char *b, size_t size, uint64_t *total)
     }
     const uint32_t version = get_u32(b + OFF_VERSION);
     if (version == 1u ? get_u32(b + OFF_AUTO_RATE) != 0u || get_u32(b + OFF_AUTO_LIMIT) != 0u
-                      : (version != SNAPSHOT_VERSION && version != SNAPSHOT_SKINNED) ||
+                      : (version != SNAPSHOT_VERSION && version != SNAPSHOT_EXTENDED) ||
                             !cloth_auto_state_ok(get_f32(b + OFF_AUTO_RATE), get_u32(b + OFF_AUTO_LIMIT) & 0xffu) ||
                             (get_u32(b + OFF_AUTO_LIMIT) & ~(0xffu | AUTO_FUTILE)) != 0u) {
         return false;
     }
     const uint32_t count = get_u32(b + OFF_COUNT), pins = get_u32(b + OFF_PINS);
     const uint32_t colliders = get_u32(b + OFF_COLLIDERS);
-    const bool skinned = version == SNAPSHOT_SKINNED;
-    const uint64_t t = get_u64(b + OFF_TOTAL);
-    if (t > (uint64_t)size || t != snapshot_bytes(count, pins, colliders, skinned)) {
+    const uint64_t t = get_u64(b + OFF_TOTAL), base = ext_offset(count, pins, colliders);
+    if (t > (uint64_t)size || t < base + TRAILER_BYTES) {
         return false;
     }
-    if (skinned && (get_u32(b + skin_offset(count, pins, colliders)) & ~SKIN_MOVING) != 0u) {
-        return false; /* within t: the size above counts the word */
+    uint64_t ext = 0u;
+    if (version == SNAPSHOT_EXTENDED && !cloth_ext_measure(b + base, t - TRAILER_BYTES - base, count, &ext)) {
+        return false; /* unknown bits, or sections that run past the recorded size */
+    }
+    if (t != snapshot_bytes(count, pins, colliders, ext)) {
+        return false;
     }
     const size_t body = (size_t)t - TRAILER_BYTES;
     if (fnv_bytes(FNV_OFFSET, b, body) != get_u64(b + body)) {
@@ -407,20 +327,7 @@ static bool check_contents(const cloth_t *cloth, const unsigned char *b, unsigne
             }
         }
     }
-    if (get_u32(b + OFF_VERSION) == SNAPSHOT_SKINNED) {
-        /* finite targets; distances >= 0, +inf (free) included */
-        const unsigned char *skin = c + 4;
-        if (!floats_finite(skin, 6u * (size_t)n)) {
-            return false;
-        }
-        const unsigned char *dist = skin + 24u * (size_t)n;
-        for (uint32_t i = 0; i < n; ++i) {
-            if (!(get_f32(dist + 4u * i) >= 0.0f)) {
-                return false;
-            }
-        }
-    }
-    return true;
+    return cloth_ext_check(cloth, get_u32(b + OFF_VERSION) == SNAPSHOT_EXTENDED ? c : NULL);
 }
 
 static void read_floats(const unsigned char *p, float *out, size_t n)
@@ -431,7 +338,7 @@ static void read_floats(const unsigned char *p, float *out, size_t n)
 }
 
 /* Everything is checked: only writes from here on. */
-static void commit(cloth_t *cloth, const unsigned char *b)
+static void commit(cloth_t *cloth, const unsigned char *b, cloth_ext_stage *stage)
 {
     const uint32_t n = cloth->count, pins = get_u32(b + OFF_PINS);
     cloth_particles *q = &cloth->p;
@@ -458,18 +365,7 @@ static void commit(cloth_t *cloth, const unsigned char *b)
         read_floats(p + 8, f, COLLIDER_FLOATS);
         set_collider_floats(&cloth->colliders[k], f);
     }
-    cloth_skin *skin = &cloth->skin;
-    if (get_u32(b + OFF_VERSION) == SNAPSHOT_SKINNED) {
-        skin->moving = (get_u32(p) & SKIN_MOVING) != 0u; /* its block: reserved by the caller */
-        p += 4;
-        float *planes[7] = {skin->tx, skin->ty, skin->tz, skin->sx, skin->sy, skin->sz, skin->dist};
-        for (int a = 0; a < 7; ++a, p += 4u * (size_t)n) {
-            read_floats(p, planes[a], n);
-        }
-        cloth_skin_recount(cloth);
-    } else {
-        cloth_skin_free(cloth); /* a cloth that had none when it saved */
-    }
+    cloth_ext_commit(cloth, get_u32(b + OFF_VERSION) == SNAPSHOT_EXTENDED ? p : NULL, stage);
     cloth->time = get_f64(b + OFF_TIME);
     if (get_u32(b + OFF_VERSION) == 1u) {
         cloth_auto_defaults(cloth);
@@ -516,13 +412,17 @@ cloth_status cloth_load_state(cloth_t *cloth, const void *buf, size_t size)
     if (s == CLOTH_OK) {
         s = cloth_tethers_reserve(cloth, pins);
     }
-    if (s == CLOTH_OK && get_u32(b + OFF_VERSION) == SNAPSHOT_SKINNED) {
-        s = cloth_skin_reserve(cloth); /* last: on its own, a new block changes nothing the cloth does */
+    /* last: on their own, the blocks and grids it may get change nothing the cloth does */
+    cloth_ext_stage stage;
+    if (s == CLOTH_OK) {
+        const uint32_t pins_n = get_u32(b + OFF_PINS);
+        const unsigned char *ext = b + ext_offset(cloth->count, pins_n, cloth->collider_count);
+        s = cloth_ext_prepare(cloth, get_u32(b + OFF_VERSION) == SNAPSHOT_EXTENDED ? ext : NULL, &stage);
     }
     if (s != CLOTH_OK) {
         return s;
     }
-    commit(cloth, b);
+    commit(cloth, b, &stage);
     return CLOTH_OK;
 }
 

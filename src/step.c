@@ -23,6 +23,7 @@
 #include "frame.h"
 #include "pins.h"
 #include "skin.h"
+#include "backstop.h"
 #include "springs.h"
 
 #include "integrators/facts.h"
@@ -126,6 +127,7 @@ static void constrain_range(uint32_t begin, uint32_t end, uint32_t worker, void 
     uint32_t first, last;
     cloth_item_particles(begin, end, pass->cloth->count, CONSTRAIN_ITEM, &first, &last);
     cloth_skin_project_range(pass->cloth, first, last);
+    cloth_backstop_project_range(pass->cloth, first, last);
     if (pass->tethers) {
         cloth_tethers_apply_range(pass->cloth, first, last);
     }
@@ -133,7 +135,8 @@ static void constrain_range(uint32_t begin, uint32_t end, uint32_t worker, void 
     pass->contacts[worker % CLOTH_MAX_THREADS] += cloth_colliders_apply_range(pass->cloth, first, last);
 }
 
-/* Max distances (skin.c), tethers (unless `collide_only`), then colliders,
+/* Max distances (skin.c), backstops (backstop.c), tethers (unless
+ * `collide_only`), then colliders,
  * on every free particle. A particle reads only itself, its target, the
  * pins and the colliders here, so ranges run in parallel and doing the
  * stages per range is the same as doing them one after the other over all
@@ -144,7 +147,7 @@ static uint32_t constrain(cloth_t *cloth, bool collide_only)
     memset(&pass, 0, sizeof pass);
     pass.cloth = cloth;
     pass.tethers = !collide_only && cloth_tethers_prepare(cloth);
-    if (pass.tethers || cloth->collider_count > 0u || cloth->skin.bounded > 0u) {
+    if (pass.tethers || cloth->collider_count > 0u || cloth->skin.bounded > 0u || cloth->backstop.active > 0u) {
         const uint32_t items = (cloth->count + CONSTRAIN_ITEM - 1u) / CONSTRAIN_ITEM;
         cloth_parallel_for_uneven(cloth, constrain_range, items, CLOTH_PARTICLES_PER_RANGE / CONSTRAIN_ITEM, &pass);
     }
@@ -394,6 +397,7 @@ cloth_status cloth_step(cloth_t *cloth, float dt)
     } else {
         cloth_auto_adapt(cloth);
         cloth_skin_end_step(cloth);
+        cloth_backstop_end_step(cloth);
         cloth_frame_end_step(cloth);
     }
     cloth->busy = false;

@@ -407,8 +407,69 @@ static void test_hull_matches_mesh(void)
     cloth_destroy(c[1]);
 }
 
+/* cloth_set_collider_transforms() moves every collider it names as one
+ * cloth_set_collider_transform() call each would; a refused call (one bad
+ * quaternion, or one unknown id, among good ones) moves none. */
+static void test_transforms_at_once(void)
+{
+    cloth_t *c[2] = {sheet(9u, 0.05f, 0.3f), sheet(9u, 0.05f, 0.3f)};
+    if (c[0] != NULL && c[1] != NULL) {
+        cloth_collider_id ids[2][3];
+        const float centre[3] = {0, 0, 0}, half[3] = {0.1f, 0.1f, 0.1f}, a[3] = {0.2f, 0, 0}, b[3] = {0.4f, 0, 0};
+        float planes[24];
+        box_planes(centre, half, planes);
+        for (int k = 0; k < 2; ++k) {
+            CHECK_OK(cloth_add_convex(c[k], planes, 6u, &ids[k][0]));
+            CHECK_OK(cloth_add_capsule(c[k], a, b, 0.05f, &ids[k][1]));
+            CHECK_OK(cloth_add_sphere(c[k], centre, 0.08f, &ids[k][2]));
+        }
+        for (int f = 0; f < 40; ++f) {
+            const float t = (float)f / 60.0f, s = sinf(t), co = cosf(t);
+            const float pos[9] = {0.1f * s, 0.1f * t, 0, -0.2f, 0.1f, 0.1f * s, 0, 0.05f * t, -0.2f};
+            const float rot[12] = {0, s * 0.1f, 0, sqrtf(1.0f - 0.01f * s * s), 0, 0, 0, 1, co * 0.0f, 0, 0, 1};
+            for (uint32_t k = 0; k < 3u; ++k) {
+                CHECK_OK(cloth_set_collider_transform(c[0], ids[0][k], pos + 3 * k, rot + 4 * k));
+            }
+            CHECK_OK(cloth_set_collider_transforms(c[1], ids[1], 3u, pos, rot));
+            CHECK_OK(cloth_step(c[0], DT));
+            CHECK_OK(cloth_step(c[1], DT));
+        }
+        CHECK(cloth_state_hash(c[0]) == cloth_state_hash(c[1]));
+        /* refusals move nothing */
+        float before[3][7], after[3][7];
+        for (uint32_t k = 0; k < 3u; ++k) {
+            CHECK_OK(cloth_get_collider_transform(c[1], ids[1][k], before[k], before[k] + 3));
+        }
+        const float far[9] = {5, 5, 5, 6, 6, 6, 7, 7, 7};
+        const float bad_rot[12] = {0, 0, 0, 1, 0, 0, 0, 2, 0, 0, 0, 1};
+        const cloth_collider_id unknown[3] = {ids[1][0], ids[1][1], 999u};
+        const float nan_pos[9] = {1, 1, 1, NAN, 0, 0, 2, 2, 2};
+        CHECK_STATUS(cloth_set_collider_transforms(c[1], ids[1], 3u, far, bad_rot), CLOTH_ERR_INVALID_ARGUMENT);
+        CHECK_STATUS(cloth_set_collider_transforms(c[1], unknown, 3u, far, NULL), CLOTH_ERR_OUT_OF_RANGE);
+        CHECK_STATUS(cloth_set_collider_transforms(c[1], ids[1], 3u, nan_pos, NULL), CLOTH_ERR_INVALID_ARGUMENT);
+        CHECK_STATUS(cloth_set_collider_transforms(c[1], NULL, 3u, far, NULL), CLOTH_ERR_INVALID_ARGUMENT);
+        CHECK_STATUS(cloth_set_collider_transforms(NULL, ids[1], 3u, far, NULL), CLOTH_ERR_INVALID_ARGUMENT);
+        CHECK_OK(cloth_set_collider_transforms(c[1], NULL, 0u, NULL, NULL));
+        for (uint32_t k = 0; k < 3u; ++k) {
+            CHECK_OK(cloth_get_collider_transform(c[1], ids[1][k], after[k], after[k] + 3));
+        }
+        CHECK(memcmp(before, after, sizeof before) == 0);
+        /* NULL rotations keep them, positions taken */
+        CHECK_OK(cloth_set_collider_transforms(c[1], ids[1], 3u, far, NULL));
+        for (uint32_t k = 0; k < 3u; ++k) {
+            CHECK_OK(cloth_get_collider_transform(c[1], ids[1][k], after[k], after[k] + 3));
+            CHECK(memcmp(after[k], far + 3 * k, 3 * sizeof(float)) == 0);
+            CHECK(memcmp(after[k] + 3, before[k] + 3, 4 * sizeof(float)) == 0);
+        }
+        printf("transforms at once: the same bits as one call each over 40 steps; refusals moved nothing\n");
+    }
+    cloth_destroy(c[0]);
+    cloth_destroy(c[1]);
+}
+
 int main(void)
 {
+    test_transforms_at_once();
     test_refusals();
     test_push_out();
     test_open_mesh();

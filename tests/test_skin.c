@@ -306,12 +306,12 @@ static void test_snapshot_rollback(void)
     memcpy(snap + last, minus_bits, 4u);
     test_reseal_snapshot(snap, size);
     CHECK_STATUS(cloth_load_state(twin, snap, size), CLOTH_ERR_INVALID_ARGUMENT);
-    snap[word] = (unsigned char)(snap[word] | 2u);
+    snap[word] = (unsigned char)(snap[word] | 0x40u); /* no section has that bit */
     snap[last + 3u] = 0x3fu; /* the distance now 1.0, which is valid */
     test_reseal_snapshot(snap, size);
     CHECK_STATUS(cloth_load_state(twin, snap, size), CLOTH_ERR_INVALID_ARGUMENT);
     CHECK(cloth_state_hash(twin) == before); /* the refusals changed nothing */
-    snap[word] = (unsigned char)(snap[word] & ~2u);
+    snap[word] = (unsigned char)(snap[word] & ~0x40u);
     test_reseal_snapshot(snap, size);
     CHECK_OK(cloth_load_state(twin, snap, size)); /* the same bytes, the bit cleared: taken */
 

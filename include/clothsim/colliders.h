@@ -301,6 +301,21 @@ CLOTH_API cloth_status cloth_set_collider_transform(cloth_t *cloth, cloth_collid
                                                     const float position[3], const float rotation[4]);
 
 /**
+ * Move many colliders at once (a character's body, once per frame): the
+ * k-th id gets the k-th position (three floats from `positions + 3k`) and
+ * the k-th rotation (four floats from `rotations + 4k`), as
+ * cloth_set_collider_transform() would; either array may be NULL to keep
+ * every position or every rotation. All are
+ * checked before any is taken, so a refused call moves nothing. An id given
+ * twice takes its last pose.
+ * @return ::CLOTH_ERR_INVALID_ARGUMENT for a NULL cloth, NULL `ids` with a
+ *         non-zero count, a non-finite position or a bad quaternion;
+ *         ::CLOTH_ERR_OUT_OF_RANGE for an unknown or removed id.
+ */
+CLOTH_API cloth_status cloth_set_collider_transforms(cloth_t *cloth, const cloth_collider_id *ids, uint32_t count,
+                                                     const float *positions, const float *rotations);
+
+/**
  * The pose a collider is heading for (where it is after the next step, and
  * now if it is not being moved): its reference point into `position` and its
  * orientation into `rotation` (x, y, z, w). Either may be NULL.

@@ -45,7 +45,8 @@ extern "C" {
  * is then at the new pose. Before any cloth_set_frame() the frame is at the
  * origin, unturned.
  *
- * Nothing here allocates. The frame and inertia are not in snapshots.
+ * Nothing here allocates. Snapshots hold the frame and the inertia
+ * (state.h, version 3).
  * @{
  */
 

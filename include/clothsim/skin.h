@@ -89,6 +89,49 @@ CLOTH_API cloth_status cloth_set_skin_targets(cloth_t *cloth, const float *posit
  */
 CLOTH_API cloth_status cloth_set_max_distances(cloth_t *cloth, const float *distances, size_t stride_bytes);
 
+/**
+ * Set the skin's outward normal at every particle's skin target (xyz
+ * floats, `stride_bytes` apart; 0 = packed), as the animation has it at the
+ * end of the next step: the direction away from the body, toward where the
+ * cloth may go. Each must be of unit length (squared length within 1e-3 of
+ * 1; it is normalised as it is used) or exactly 0 for none. Over the step
+ * the pass uses the normalised blend of the last normals and these, as the
+ * targets move. Used only by the backstops (cloth_set_backstops()). May
+ * allocate: on the first call of it or of cloth_set_backstops(), 32 bytes
+ * per particle (and the skin's block, if the cloth has none yet).
+ * @return ::CLOTH_ERR_INVALID_ARGUMENT for a NULL cloth or `normals`, a bad
+ *         stride, a non-finite value or a normal neither unit nor 0;
+ *         ::CLOTH_ERR_OUT_OF_MEMORY; ::CLOTH_ERR_BUSY inside the cloth's own
+ *         step. On failure nothing changes.
+ */
+CLOTH_API cloth_status cloth_set_skin_normals(cloth_t *cloth, const float *normals, size_t stride_bytes);
+
+/**
+ * Set every particle's backstop: two floats per particle, `stride_bytes`
+ * apart (0 = packed), the distance `d` (metres, any sign) and the radius
+ * `r` (metres, >= 0; 0 for none) of a ball whose surface lies `d` behind
+ * the particle's skin target along the skin normal `n`: centre
+ * `target - n (d + r)`. The particle is kept out of the ball: a cape given
+ * backstops a centimetre behind its skin does not sink into the back,
+ * whatever its max distance allows. A large radius makes the ball a plane
+ * `d` behind the skin, a small one a bump (Jolt's backstop; NvCloth's
+ * separation constraints).
+ *
+ * Kept with the max distances after every substep and every pass of the
+ * strain limit, before tethers and colliders: a free particle inside its
+ * ball goes straight out to its surface and loses the part of its velocity,
+ * relative to its target's, that runs into the ball. A particle whose
+ * normal is 0 has no ball. Pinned particles are where their pins put them.
+ * The same bits on any thread count and SIMD level. May allocate, as
+ * cloth_set_skin_normals().
+ * @return ::CLOTH_ERR_INVALID_ARGUMENT for a NULL cloth or `backstops`, a
+ *         stride that is not 0 or a multiple of 4 of at least 8, a
+ *         non-finite distance, or a radius negative or not finite;
+ *         ::CLOTH_ERR_OUT_OF_MEMORY; ::CLOTH_ERR_BUSY. On failure nothing
+ *         changes.
+ */
+CLOTH_API cloth_status cloth_set_backstops(cloth_t *cloth, const float *backstops, size_t stride_bytes);
+
 /** @} */
 
 #ifdef __cplusplus

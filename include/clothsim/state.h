@@ -43,14 +43,15 @@ extern "C" {
  * having saved, with every built-in integrator (their scratch memory holds
  * nothing from one substep to the next).
  *
- * **Format** (version 2; version 3 for a cloth with a skin), every field
- * little-endian whatever the machine, floats as their IEEE-754 bits,
- * written byte by byte:
+ * **Format** (version 2; version 3 for a worn cloth: one with a skin,
+ * backstops, a frame that is not a new cloth's, or a triangle-mesh
+ * collider), every field little-endian whatever the machine, floats as
+ * their IEEE-754 bits, written byte by byte:
  *
  * | bytes | field |
  * |---|---|
  * | 8 | magic `CLTHSNAP` |
- * | 4 + 4 | format version (2, or 3 with the skin), the automatic substep rate (a float, substeps a second) |
+ * | 4 + 4 | format version (2 or 3), the automatic substep rate (a float, substeps a second) |
  * | 8 | total size in bytes, checksum included |
  * | 4 x 5 | particle count, grid rows, grid columns, triangle count, spring count |
  * | 4 + 4 + 4 | pin count, collider count, the automatic limit: its last pass count (low byte) and, in bit 8, whether running steps again was found futile |
@@ -58,15 +59,21 @@ extern "C" {
  * | 28 per particle | x, y, z, vx, vy, vz, inverse mass: each an array over the particles |
  * | 32 per pin | particle index, target xyz, start xyz, inverse mass when released |
  * | 152 per collider | id, kind, then from, to, at (position xyz, quaternion xyzw), rotation matrix (9), velocity, angular velocity |
- * | version 3 only: 4 | the skin's word: bit 0 set while targets given since the last step still have to become its start |
- * | version 3 only: 28 per particle | skin target xyz, its start xyz, max distance (+inf: free): each an array over the particles |
+ * | version 3 only: 4 | the sections' word: bit 0 skin, bit 1 its targets given since the last step, bit 2 backstops, bit 3 their normals given since the last step, bit 4 frame, bit 5 meshes; other bits 0 |
+ * | bit 0: 28 per particle | skin target xyz, its start xyz, max distance (+inf: free): each an array over the particles |
+ * | bit 2: 32 per particle | skin normal xyz, its start xyz, backstop distance, radius: each an array over the particles |
+ * | bit 4: 64 | the frame's position and rotation (xyzw) at the step's start, the same at its end, linear and angular inertia |
+ * | bit 5: 8, then per mesh collider 8 + 36 per vertex | mesh count, vertex total; per triangle-mesh collider in collider order: vertex count, moving (0 or 1), its vertices where the step began, where it ends, where they stand (xyz each) |
  * | 8 | 64-bit FNV-1a hash of every byte before it |
  *
  * so a snapshot is `72 + 28 particles + 32 pins + 152 colliders` bytes,
- * and `4 + 28 particles` more for a cloth with a skin. Loading a version 2
- * snapshot into a cloth with a skin removes the skin (the cloth that saved
- * had none); loading a version 3 one gives the cloth the snapshot's skin,
- * allocating it if the cloth has none.
+ * plus, for a worn cloth, 4 and each section it has. Loading a version 2
+ * snapshot into a worn cloth removes its skin and backstops and puts its
+ * frame back to a new cloth's (the cloth that saved had none); a version 3
+ * one gives the cloth the snapshot's, allocating the skin's and backstops'
+ * blocks if the cloth has none and rebuilding the meshes' grids. A snapshot
+ * fits only a cloth with the same triangle-mesh colliders (same vertex
+ * counts); the meshes' triangles are not in it.
  * Version 1 (0.2) had 0 in the two automatic words; such a snapshot still
  * loads, and the cloth's automatic settings start over as a new cloth's.
  * FNV-1a changes whenever any single byte changes, so a snapshot with one
@@ -112,12 +119,15 @@ CLOTH_API cloth_status cloth_save_state(const cloth_t *cloth, void *buf, size_t 
  *         value, a negative inverse mass or time, a pin index out of range
  *         or repeated, a pinned particle whose inverse mass is not 0, a
  *         quaternion that is not of unit length, a max distance that is
- *         negative or NaN, unknown bits in the skin's word);
+ *         negative or NaN, a skin normal neither unit nor 0, a backstop
+ *         radius negative or not finite, an inertia outside [0, 1], a mesh
+ *         vertex that is not finite or makes a triangle degenerate,
+ *         unknown bits in the sections' word);
  *         ::CLOTH_ERR_OUT_OF_MEMORY if the pin table cannot grow to the
  *         snapshot's pins, the tether table those pins need cannot be
  *         allocated (cloth_set_tethers()), the scratch to check them
- *         cannot be allocated, or a version 3 snapshot's skin cannot be
- *         allocated in a cloth that has none.
+ *         cannot be allocated, or a version 3 snapshot's skin, backstops
+ *         or mesh grids cannot be allocated.
  */
 CLOTH_API cloth_status cloth_load_state(cloth_t *cloth, const void *buf, size_t size);
 

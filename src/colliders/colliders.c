@@ -138,6 +138,18 @@ cloth_status cloth_get_particle_radius(const cloth_t *cloth, float *radius)
     return CLOTH_OK;
 }
 
+/* The pose the collider heads for: a checked position and normalised
+ * rotation, either NULL to keep it. */
+static void take_pose(cloth_collider *c, const float position[3], const float q[4])
+{
+    for (int k = 0; position != NULL && k < 3; ++k) {
+        c->to.p[k] = position[k];
+    }
+    for (int k = 0; q != NULL && k < 4; ++k) {
+        c->to.q[k] = q[k];
+    }
+}
+
 cloth_status cloth_set_collider_transform(cloth_t *cloth, cloth_collider_id id, const float position[3],
                                           const float rotation[4])
 {
@@ -155,11 +167,37 @@ cloth_status cloth_set_collider_transform(cloth_t *cloth, cloth_collider_id id, 
     if (c == NULL) {
         return CLOTH_ERR_OUT_OF_RANGE;
     }
-    for (int k = 0; position != NULL && k < 3; ++k) {
-        c->to.p[k] = position[k];
+    take_pose(c, position, rotation != NULL ? q : NULL);
+    return CLOTH_OK;
+}
+
+cloth_status cloth_set_collider_transforms(cloth_t *cloth, const cloth_collider_id *ids, uint32_t count,
+                                           const float *positions, const float *rotations)
+{
+    if (cloth_busy(cloth)) {
+        return CLOTH_ERR_BUSY;
     }
-    for (int k = 0; rotation != NULL && k < 4; ++k) {
-        c->to.q[k] = q[k];
+    if (cloth == NULL || (count > 0u && ids == NULL)) {
+        return CLOTH_ERR_INVALID_ARGUMENT;
+    }
+    /* every pose checked before any is taken: a refused call moves nothing */
+    for (uint32_t k = 0; k < count; ++k) {
+        float q[4];
+        if ((positions != NULL && !cloth_finite3(positions + 3u * (size_t)k)) ||
+            (rotations != NULL && !cloth_quat_accept(rotations + 4u * (size_t)k, q))) {
+            return CLOTH_ERR_INVALID_ARGUMENT;
+        }
+    }
+    for (uint32_t k = 0; k < count; ++k) {
+        if (cloth_collider_find(cloth, ids[k]) == NULL) {
+            return CLOTH_ERR_OUT_OF_RANGE;
+        }
+    }
+    for (uint32_t k = 0; k < count; ++k) {
+        float q[4];
+        const bool turn = rotations != NULL && cloth_quat_accept(rotations + 4u * (size_t)k, q);
+        take_pose(cloth_collider_find(cloth, ids[k]), positions != NULL ? positions + 3u * (size_t)k : NULL,
+                  turn ? q : NULL);
     }
     return CLOTH_OK;
 }

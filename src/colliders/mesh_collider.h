@@ -53,6 +53,20 @@ struct cloth_collider_mesh {
  * may allocate. Returns false (the grid unchanged) when it cannot. */
 bool cloth_mesh_grid_build(const cloth_allocator *alloc, cloth_collider_mesh *m, const float *a, const float *b,
                            float reach);
+/* The same in two halves, so that several meshes' grids can be had before
+ * any changes (a snapshot's load): the plan (with the memory it needs,
+ * false if it cannot be had), then its application to vertices a and b
+ * (the same the plan was made for), or its drop. */
+typedef struct cloth_mesh_grid_plan {
+    cloth_mesh_grid g;
+    size_t cells, entries;
+    uint32_t *new_start, *new_tris; /* fresh arrays, where the grid's own are too small */
+} cloth_mesh_grid_plan;
+bool cloth_mesh_grid_plan_for(const cloth_allocator *alloc, const cloth_collider_mesh *m, const float *a,
+                              const float *b, float reach, cloth_mesh_grid_plan *plan);
+void cloth_mesh_grid_apply(const cloth_allocator *alloc, cloth_collider_mesh *m, const float *a, const float *b,
+                           cloth_mesh_grid_plan *plan);
+void cloth_mesh_grid_drop(const cloth_allocator *alloc, cloth_mesh_grid_plan *plan);
 void cloth_mesh_grid_free(const cloth_allocator *alloc, cloth_mesh_grid *g);
 /* The cells [lo, hi] (per axis) whose lists hold every triangle within r
  * of p: p's own cell when r is within the reach the grid was built for,
@@ -79,6 +93,12 @@ bool cloth_shape_triangle_mesh(const cloth_collider *c, uint32_t particle, const
  * began. */
 void cloth_mesh_collider_place(cloth_collider_mesh *m, uint32_t substep, uint32_t substeps, float dt);
 void cloth_mesh_collider_rewind(cloth_collider_mesh *m);
+/* Whether vertices v (3 floats each) are finite and make no triangle
+ * degenerate, as the add and deform calls require. */
+bool cloth_mesh_collider_vertices_ok(const cloth_collider_mesh *m, const float *v);
+/* The normals of `to` and the balls of `at` again, after both were
+ * replaced (a snapshot's load). */
+void cloth_mesh_collider_refresh(cloth_collider_mesh *m);
 /* mesh_memory.c: a mesh of these counts, every array in place and zeroed
  * fields, or NULL; and its release (NULL is ignored). */
 cloth_collider_mesh *cloth_mesh_collider_alloc(const cloth_allocator *alloc, uint32_t vertices, uint32_t triangles,

@@ -49,41 +49,8 @@ static bool cell_range(const cloth_mesh_grid *g, const float box[6], uint32_t lo
     return true;
 }
 
-/* Room for `cells + 1` offsets and `entries` triangles in g, both or
- * neither: on failure g (and the grid it came from) is unchanged. */
-static bool reserve(const cloth_allocator *alloc, cloth_mesh_grid *g, size_t cells, size_t entries)
-{
-    uint32_t *start = g->start, *tris = g->tris;
-    if (cells + 1u > g->start_cap) {
-        start = cloth_mem_alloc(alloc, (cells + 1u) * sizeof *start);
-    }
-    if (entries > g->tris_cap) {
-        tris = cloth_mem_alloc(alloc, entries * sizeof *tris);
-    }
-    if (start == NULL || tris == NULL) {
-        if (start != g->start) {
-            cloth_mem_free(alloc, start, (cells + 1u) * sizeof *start);
-        }
-        if (tris != g->tris) {
-            cloth_mem_free(alloc, tris, entries * sizeof *tris);
-        }
-        return false;
-    }
-    if (start != g->start) {
-        cloth_mem_free(alloc, g->start, g->start_cap * sizeof *start);
-        g->start = start;
-        g->start_cap = cells + 1u;
-    }
-    if (tris != g->tris) {
-        cloth_mem_free(alloc, g->tris, g->tris_cap * sizeof *tris);
-        g->tris = tris;
-        g->tris_cap = entries;
-    }
-    return true;
-}
-
-bool cloth_mesh_grid_build(const cloth_allocator *alloc, cloth_collider_mesh *m, const float *a, const float *b,
-                           float reach)
+bool cloth_mesh_grid_plan_for(const cloth_allocator *alloc, const cloth_collider_mesh *m, const float *a,
+                              const float *b, float reach, cloth_mesh_grid_plan *plan)
 {
     const uint32_t tris = m->triangle_count;
     float lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
@@ -116,35 +83,76 @@ bool cloth_mesh_grid_build(const cloth_allocator *alloc, cloth_collider_mesh *m,
         }
         cell *= cbrt(cells / budget) * 1.01;
     }
-    cloth_mesh_grid g = m->grid;
-    size_t cells = 1u;
+    cloth_mesh_grid *g = &plan->g;
+    *g = m->grid;
+    plan->new_start = plan->new_tris = NULL;
+    plan->cells = 1u;
     for (int k = 0; k < 3; ++k) {
-        g.lo[k] = lo[k];
-        g.dims[k] = (uint32_t)(floor(span[k] / cell) + 1.0);
-        cells *= g.dims[k];
+        g->lo[k] = lo[k];
+        g->dims[k] = (uint32_t)(floor(span[k] / cell) + 1.0);
+        plan->cells *= g->dims[k];
     }
-    g.inv_cell = (float)(1.0 / cell);
-    g.reach = reach;
-    if (!isfinite(g.inv_cell) || !(g.inv_cell > 0.0f)) {
+    g->inv_cell = (float)(1.0 / cell);
+    g->reach = reach;
+    if (!isfinite(g->inv_cell) || !(g->inv_cell > 0.0f)) {
         return false;
     }
-    /* how many entries, so that both arrays are had before either changes */
-    size_t entries = 0u;
+    plan->entries = 0u;
     for (uint32_t t = 0; t < tris; ++t) {
         float box[6];
         uint32_t l[3], h[3];
         tri_box(m, a, b, t, reach, box);
-        if (cell_range(&g, box, l, h)) {
-            entries += (size_t)(h[0] - l[0] + 1u) * (h[1] - l[1] + 1u) * (h[2] - l[2] + 1u);
+        if (cell_range(g, box, l, h)) {
+            plan->entries += (size_t)(h[0] - l[0] + 1u) * (h[1] - l[1] + 1u) * (h[2] - l[2] + 1u);
         }
     }
-    if (entries > UINT32_MAX || !reserve(alloc, &g, cells, entries)) {
+    if (plan->entries > UINT32_MAX) {
         return false;
     }
+    /* fresh arrays where the grid's own are too small; both or neither */
+    if (plan->cells + 1u > g->start_cap) {
+        plan->new_start = cloth_mem_alloc(alloc, (plan->cells + 1u) * sizeof(uint32_t));
+    }
+    if (plan->entries > g->tris_cap) {
+        plan->new_tris = cloth_mem_alloc(alloc, plan->entries * sizeof(uint32_t));
+    }
+    if ((plan->cells + 1u > g->start_cap && plan->new_start == NULL) ||
+        (plan->entries > g->tris_cap && plan->new_tris == NULL)) {
+        cloth_mesh_grid_drop(alloc, plan);
+        return false;
+    }
+    return true;
+}
+
+void cloth_mesh_grid_drop(const cloth_allocator *alloc, cloth_mesh_grid_plan *plan)
+{
+    cloth_mem_free(alloc, plan->new_start, (plan->cells + 1u) * sizeof(uint32_t));
+    cloth_mem_free(alloc, plan->new_tris, plan->entries * sizeof(uint32_t));
+    plan->new_start = plan->new_tris = NULL;
+}
+
+void cloth_mesh_grid_apply(const cloth_allocator *alloc, cloth_collider_mesh *m, const float *a, const float *b,
+                           cloth_mesh_grid_plan *plan)
+{
+    cloth_mesh_grid g = plan->g;
+    const size_t cells = plan->cells;
+    const float reach = g.reach;
+    if (plan->new_start != NULL) {
+        cloth_mem_free(alloc, g.start, g.start_cap * sizeof *g.start);
+        g.start = plan->new_start;
+        g.start_cap = cells + 1u;
+    }
+    if (plan->new_tris != NULL) {
+        cloth_mem_free(alloc, g.tris, g.tris_cap * sizeof *g.tris);
+        g.tris = plan->new_tris;
+        g.tris_cap = plan->entries;
+    }
+    plan->new_start = plan->new_tris = NULL;
     /* count, then place: triangles in increasing order within a cell */
     for (size_t c = 0; c <= cells; ++c) {
         g.start[c] = 0u;
     }
+    const uint32_t tris = m->triangle_count;
     for (uint32_t t = 0; t < tris; ++t) {
         float box[6];
         uint32_t l[3], h[3];
@@ -184,6 +192,16 @@ bool cloth_mesh_grid_build(const cloth_allocator *alloc, cloth_collider_mesh *m,
     }
     g.start[0] = 0u;
     m->grid = g;
+}
+
+bool cloth_mesh_grid_build(const cloth_allocator *alloc, cloth_collider_mesh *m, const float *a, const float *b,
+                           float reach)
+{
+    cloth_mesh_grid_plan plan;
+    if (!cloth_mesh_grid_plan_for(alloc, m, a, b, reach, &plan)) {
+        return false;
+    }
+    cloth_mesh_grid_apply(alloc, m, a, b, &plan);
     return true;
 }
 

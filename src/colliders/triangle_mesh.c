@@ -350,6 +350,27 @@ void cloth_mesh_collider_place(cloth_collider_mesh *m, uint32_t substep, uint32_
     balls(m);
 }
 
+bool cloth_mesh_collider_vertices_ok(const cloth_collider_mesh *m, const float *v)
+{
+    for (uint32_t i = 0; i < m->vertex_count; ++i) {
+        if (!cloth_finite3(v + 3u * i) || !isfinite(cloth_dot3(v + 3u * i, v + 3u * i))) {
+            return false;
+        }
+    }
+    for (uint32_t t = 0; t < m->triangle_count; ++t) {
+        if (degenerate(v, m->tri + 3u * t)) {
+            return false;
+        }
+    }
+    return true;
+}
+
+void cloth_mesh_collider_refresh(cloth_collider_mesh *m)
+{
+    normals(m, m->to);
+    balls(m);
+}
+
 void cloth_mesh_collider_rewind(cloth_collider_mesh *m)
 {
     if (m->moving) {
