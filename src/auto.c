@@ -92,7 +92,8 @@ static double omega2_bound(const cloth_t *cloth)
         /* a mesh vertex has rarely more than 8 edges and 8 bend springs */
         row = 16.0 * worst;
     }
-    double w2 = w_max * row;
+    /* a spring is at most as stiff as its stiffer end scales it */
+    double w2 = w_max * row * (cloth->kscale != NULL ? (double)cloth->kscale_max : 1.0);
     if (cloth->bending != NULL && cloth->tris == NULL) {
         /* the hinges' checkerboard mode, bending.h */
         const double s = (double)cloth->family_rest[0];

@@ -236,6 +236,7 @@ void cloth_do_destroy(cloth_t *cloth)
     cloth_mesh_free(cloth);
     cloth_pins_free(cloth);
     cloth_skin_free(cloth);
+    cloth_stiffness_scales_free(cloth);
     cloth_backstop_free(cloth);
     cloth_colliders_free(cloth);
     cloth_forces_free(cloth);

@@ -169,6 +169,10 @@ struct cloth {
     float gravity[3];
     float damping;                          /* per second */
     float stiffness[CLOTH_SPRING_TYPES];    /* N */
+    /* per particle, a spring's stiffness taking the mean of its ends'
+     * (stiffness_scale.c); NULL: every scale 1, as when never set */
+    float *kscale;
+    float kscale_max; /* the largest scale, for the stability bound (auto.c) */
     float spring_damping[CLOTH_SPRING_TYPES]; /* s */
     float family_rest[CLOTH_GRID_FAMILIES]; /* rest length per stencil family, m */
     float constraint_stiffness[CLOTH_SPRING_TYPES]; /* PBD, [0, 1] */
@@ -302,6 +306,17 @@ static inline float cloth_gravity_mask(float w)
 static inline bool cloth_busy(const cloth_t *cloth)
 {
     return cloth != NULL && cloth->busy;
+}
+
+/* stiffness_scale.c: the scales' array, freed with the cloth. */
+void cloth_stiffness_scales_free(cloth_t *cloth);
+
+/* The stiffness of spring (i, j) of a family of stiffness k: k times the
+ * mean of its ends' scales (cloth_set_stiffness_scales()), in the one
+ * order of operations every integrator uses. */
+static inline float cloth_spring_k(const cloth_t *cloth, float k, uint32_t i, uint32_t j)
+{
+    return cloth->kscale != NULL ? k * (0.5f * (cloth->kscale[i] + cloth->kscale[j])) : k;
 }
 
 /* Validation helpers for the API boundary. */

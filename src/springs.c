@@ -153,8 +153,8 @@ static inline void spring_force(const cloth_particles *p, uint32_t i, uint32_t j
 #define FORCE_PARAMS                                                                                                 \
     float *restrict fx, float *restrict fy, float *restrict fz, const float *restrict x, const float *restrict y,    \
         const float *restrict z, const float *restrict vx, const float *restrict vy, const float *restrict vz,       \
-        uint32_t begin, uint32_t end, uint32_t di, float rest, float k, float beta
-#define FORCE_ARGS fx, fy, fz, x, y, z, vx, vy, vz, begin, end, di, rest, k, beta
+        uint32_t begin, uint32_t end, uint32_t di, float rest, float k, float beta, const float *restrict ks
+#define FORCE_ARGS fx, fy, fz, x, y, z, vx, vy, vz, begin, end, di, rest, k, beta, ks
 
 static CLOTH_INLINE_ALWAYS void force_body(FORCE_PARAMS, bool second)
 {
@@ -169,8 +169,10 @@ static CLOTH_INLINE_ALWAYS void force_body(FORCE_PARAMS, bool second)
         const float ux = dx * inv_len, uy = dy * inv_len, uz = dz * inv_len;
         const float rvx = vx[j] - vx[i], rvy = vy[j] - vy[i], rvz = vz[j] - vz[i];
         const float along = rvx * ux + rvy * uy + rvz * uz;
-        const float tension = k * (len - rest) * inv_rest;
-        const float axial = tension + beta * k * inv_rest * along;
+        /* a spring's stiffness takes the mean of its ends' scales */
+        const float kk = ks != NULL ? k * (0.5f * (ks[i] + ks[j])) : k;
+        const float tension = kk * (len - rest) * inv_rest;
+        const float axial = tension + beta * kk * inv_rest * along;
         const float across = beta * (tension > 0.0f ? tension : 0.0f) * inv_len; /* glibc's fmaxf(tension, 0) */
         const float gx = axial * ux + across * (rvx - along * ux);
         const float gy = axial * uy + across * (rvy - along * uy);
@@ -243,12 +245,12 @@ static void force_rows(uint32_t begin, uint32_t end, uint32_t worker, void *ctx)
                                             run.end_end, piece);
             for (uint32_t m = 0; m < n; ++m) {
                 pass->second(q->fx, q->fy, q->fz, q->x, q->y, q->z, q->vx, q->vy, q->vz, piece[m].begin, piece[m].end,
-                             run.di, rest, k * piece[m].scale, beta);
+                             run.di, rest, k * piece[m].scale, beta, cloth->kscale);
             }
             n = cloth_family_edges(cloth, f, r, run.start_begin, run.start_end, piece);
             for (uint32_t m = 0; m < n; ++m) {
                 pass->first(q->fx, q->fy, q->fz, q->x, q->y, q->z, q->vx, q->vy, q->vz, piece[m].begin, piece[m].end,
-                            run.di, rest, k * piece[m].scale, beta);
+                            run.di, rest, k * piece[m].scale, beta, cloth->kscale);
             }
         }
     }
@@ -275,8 +277,8 @@ static void accumulate_mesh(cloth_t *cloth)
             continue;
         }
         for (uint32_t s = cloth->type_begin[t]; s < cloth->type_begin[t + 1]; ++s) {
-            spring_force(&cloth->p, cloth->spring_ij[2u * s], cloth->spring_ij[2u * s + 1u],
-                         cloth->spring_rest[s], k, beta);
+            const uint32_t i = cloth->spring_ij[2u * s], j = cloth->spring_ij[2u * s + 1u];
+            spring_force(&cloth->p, i, j, cloth->spring_rest[s], cloth_spring_k(cloth, k, i, j), beta);
         }
     }
 }

@@ -24,4 +24,8 @@ static const uint64_t k_golden[] = {
     0xe975f4eb173386ceull, /* limbs 12x70 */
     0x57e48f9b6b63d90cull, /* hulls and meshes 30x30 */
     0x9e6695034487e8afull, /* hulls and meshes 12x70 */
+    0x60e120e84de974f9ull, /* painted 30x30 */
+    0x3ee0f60092f8a1acull, /* painted 12x70 */
+    0x78d9277b274f1e1cull, /* painted mesh 17x17 */
+    0x28d1fa2720a44e1dull, /* painted explicit 16x16 */
 };

@@ -94,6 +94,27 @@ static void cotton(cloth_t *c)
     CHECK_OK(cloth_set_wind(c, gust, NULL));
 }
 
+/* Stiffness painted per particle (cloth_set_stiffness_scales()), scales
+ * from 0.5 to 3 in a pattern that differs between neighbours, with a
+ * material and with iterations enough that XPBD keeps its lambdas. */
+static void painted(cloth_t *c)
+{
+    cloth_material m;
+    cloth_material_init(&m, CLOTH_MATERIAL_JERSEY);
+    CHECK_OK(cloth_set_material(c, &m));
+    CHECK_OK(cloth_set_iterations(c, 2u));
+    const uint32_t n = cloth_particle_count(c);
+    float *scales = malloc(sizeof(float) * n);
+    if (scales != NULL) {
+        for (uint32_t i = 0; i < n; ++i) {
+            scales[i] = 0.5f + 0.25f * (float)((i * 37u) % 11u);
+        }
+        CHECK_OK(cloth_set_stiffness_scales(c, scales, 0));
+    }
+    free(scales);
+    ball_scene(c);
+}
+
 /* The hand-tuned fast setup with the strain limit's coarse levels, every
  * collider shape, and more threads' worth of rows. */
 static void fast_shapes(cloth_t *c)
@@ -304,6 +325,10 @@ static const scene k_scenes[] = {
     {"limbs 12x70", limbs, -70, CLOTH_INTEGRATOR_XPBD, limbs_frame},
     {"hulls and meshes 30x30", hulls, 30, CLOTH_INTEGRATOR_XPBD, hulls_frame},
     {"hulls and meshes 12x70", hulls, -70, CLOTH_INTEGRATOR_XPBD, hulls_frame},
+    {"painted 30x30", painted, 30, CLOTH_INTEGRATOR_XPBD, NULL},
+    {"painted 12x70", painted, -70, CLOTH_INTEGRATOR_XPBD, NULL},
+    {"painted mesh 17x17", painted, 0, CLOTH_INTEGRATOR_XPBD, NULL},
+    {"painted explicit 16x16", painted, 16, CLOTH_INTEGRATOR_EXPLICIT_EULER, NULL},
 };
 enum { SCENES = sizeof k_scenes / sizeof k_scenes[0] };
 

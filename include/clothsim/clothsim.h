@@ -122,6 +122,35 @@ CLOTH_API void cloth_destroy(cloth_t *cloth);
 CLOTH_API cloth_status cloth_set_stiffness(cloth_t *cloth, cloth_spring_type type, float k);
 
 /**
+ * Stiffness painted per particle: one scale per particle, `stride_bytes`
+ * apart (0 = packed), each > 0, finite and at most 1e6. A spring's
+ * stiffness becomes its family's (cloth_set_stiffness(), or what
+ * cloth_set_material() set) times the mean of its two ends' scales, so a
+ * stiff collar (scale 4 on its particles) or a soft, stretchy panel (0.25)
+ * is painted on the vertices, and the springs between two regions take the
+ * average. Acts on every integrator that uses spring stiffness: explicit
+ * Euler, trapezoid, Verlet, relaxation, implicit Euler and XPBD (whose
+ * compliance it divides); PBD's constraint stiffness and the semi-rigid
+ * model take none. The bending of a material (its rigidity) is not scaled.
+ * All scales 1 give the same bits as never calling it. The automatic
+ * substep count of the force-based integrators allows for the largest
+ * scale. Allocates 4 bytes per particle on the first call.
+ * @return ::CLOTH_ERR_INVALID_ARGUMENT for a NULL cloth or buffer, a stride
+ *         that is not 0 or a multiple of 4, or a scale that is not positive,
+ *         not finite or above 1e6 (nothing changes);
+ *         ::CLOTH_ERR_OUT_OF_MEMORY on the first call; ::CLOTH_ERR_BUSY.
+ */
+CLOTH_API cloth_status cloth_set_stiffness_scales(cloth_t *cloth, const float *scales, size_t stride_bytes);
+
+/**
+ * The scales of cloth_set_stiffness_scales() into `scales` (1 for every
+ * particle if it was never called), strided as there.
+ * @return ::CLOTH_ERR_INVALID_ARGUMENT for a NULL cloth or buffer or a bad
+ *         stride.
+ */
+CLOTH_API cloth_status cloth_get_stiffness_scales(const cloth_t *cloth, float *scales, size_t stride_bytes);
+
+/**
  * Spring damping of one family, as a time constant `beta` in seconds. It is
  * stiffness-proportional (Rayleigh) damping of the spring's tangent
  * stiffness: the tension along the spring becomes `T = k (e + beta de/dt)`

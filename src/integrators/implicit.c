@@ -164,7 +164,8 @@ static void cache_links(implicit_state *st, const cloth_t *cloth)
             uint32_t begin, end, di;
             for (uint32_t r = 0; cloth_family_row(cloth, f, r, &begin, &end, &di); ++r) {
                 for (uint32_t i = begin; i < end; ++i) {
-                    cache_link(st, &cloth->p, st->slot[f] + i, i, i + di, cloth->family_rest[f], k);
+                    cache_link(st, &cloth->p, st->slot[f] + i, i, i + di, cloth->family_rest[f],
+                               cloth_spring_k(cloth, k, i, i + di));
                 }
             }
         }
@@ -173,8 +174,8 @@ static void cache_links(implicit_state *st, const cloth_t *cloth)
     for (int t = 0; t < CLOTH_SPRING_TYPES; ++t) {
         const float k = cloth->stiffness[t];
         for (uint32_t s = cloth->type_begin[t]; k != 0.0f && s < cloth->type_begin[t + 1]; ++s) {
-            cache_link(st, &cloth->p, s, cloth->spring_ij[2u * s], cloth->spring_ij[2u * s + 1u],
-                       cloth->spring_rest[s], k);
+            const uint32_t i = cloth->spring_ij[2u * s], j = cloth->spring_ij[2u * s + 1u];
+            cache_link(st, &cloth->p, s, i, j, cloth->spring_rest[s], cloth_spring_k(cloth, k, i, j));
         }
     }
 }

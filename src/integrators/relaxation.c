@@ -34,8 +34,10 @@ static void add_diagonal(const cloth_t *cloth, float *diag)
             uint32_t begin, end, di;
             for (uint32_t r = 0; cloth_family_row(cloth, f, r, &begin, &end, &di); ++r) {
                 for (uint32_t i = begin; i < end; ++i) {
-                    diag[i] += kl;
-                    diag[i + di] += kl;
+                    const float kk = cloth->kscale != NULL ? cloth_spring_k(cloth, k, i, i + di) / cloth->family_rest[f]
+                                                           : kl;
+                    diag[i] += kk;
+                    diag[i + di] += kk;
                 }
             }
         }
@@ -44,9 +46,10 @@ static void add_diagonal(const cloth_t *cloth, float *diag)
     for (int t = 0; t < CLOTH_SPRING_TYPES; ++t) {
         const float k = cloth->stiffness[t];
         for (uint32_t sp = cloth->type_begin[t]; k != 0.0f && sp < cloth->type_begin[t + 1]; ++sp) {
-            const float kl = k / cloth->spring_rest[sp];
-            diag[cloth->spring_ij[2u * sp]] += kl;
-            diag[cloth->spring_ij[2u * sp + 1u]] += kl;
+            const uint32_t i = cloth->spring_ij[2u * sp], j = cloth->spring_ij[2u * sp + 1u];
+            const float kl = cloth_spring_k(cloth, k, i, j) / cloth->spring_rest[sp];
+            diag[i] += kl;
+            diag[j] += kl;
         }
     }
 }

@@ -334,6 +334,7 @@ static CLOTH_INLINE_ALWAYS void predict_records(float *restrict x4, float *restr
 {
     const float *restrict x = s->x, *restrict y = s->y, *restrict z = s->z, *restrict w = s->inv_mass;
     const float *restrict vx = s->vx, *restrict vy = s->vy, *restrict vz = s->vz;
+    const float *restrict ks = s->cloth->kscale;
     const float h = s->h, d = s->velocity_decay;
     const float gx = s->gravity[0], gy = s->gravity[1], gz = s->gravity[2];
     for (uint32_t i = first; i < last; ++i) {
@@ -347,7 +348,8 @@ static CLOTH_INLINE_ALWAYS void predict_records(float *restrict x4, float *restr
         u4[4u * i] = (vx[i] * d + (gx * m + ax) * h) * h;
         u4[4u * i + 1u] = (vy[i] * d + (gy * m + ay) * h) * h;
         u4[4u * i + 2u] = (vz[i] * d + (gz * m + az) * h) * h;
-        u4[4u * i + 3u] = 0.0f;
+        /* the spare lane carries the stiffness scale to the kernel's gather */
+        u4[4u * i + 3u] = ks != NULL ? ks[i] : 0.0f;
     }
 }
 
@@ -497,6 +499,7 @@ static cloth_status mesh_step(xpbd_state *st, const cloth_step_view *s)
         run->j = st->slot_j;
         run->rest = st->slot_rest;
         run->lambda = keep ? st->slot_lambda : NULL;
+        run->scaled = cloth->kscale != NULL;
         /* infinite when k = 0 or so small that the spring cannot act:
          * such springs are skipped */
         run->inv_kh2 = kh2 > 0.0f ? 1.0f / kh2 : INFINITY;

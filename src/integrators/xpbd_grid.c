@@ -366,6 +366,7 @@ cloth_status cloth_xpbd_grid_step(const xpbd_grid_solver *solver, const cloth_st
         span->uy = s->vy;
         span->uz = s->vz;
         span->lambda = lambda;
+        span->scale = cloth->kscale;
         span->di = di;
         span->mask_shift = fam->dr > 0 ? XPBD_SPAN_ALL : fam->dc == 1 ? 0u : 1u;
         span->rest = cloth->family_rest[f];

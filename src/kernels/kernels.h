@@ -102,6 +102,7 @@ typedef struct xpbd_span {
     const float *w;         /* inverse masses, 1/kg */
     float *ux, *uy, *uz;    /* displacement since the start of the substep, m */
     float *lambda;          /* per first end i; NULL: every lambda is 0 and none is kept */
+    const float *scale;     /* per particle stiffness scale; NULL: all 1 (alpha~ / mean of the ends') */
     uint32_t begin, end;    /* first ends i in [begin, end) */
     uint32_t di;            /* second end j = i + di */
     /* A row's own springs (dr = 0) share particles with their neighbours;
@@ -128,6 +129,7 @@ typedef struct xpbd_links {
     const uint32_t *i, *j; /* per slot: the spring's ends */
     const float *rest;     /* per slot: rest length, m */
     float *lambda;         /* per slot; NULL: every lambda is 0 and none is kept */
+    bool scaled;           /* u4's fourth float holds each particle's stiffness scale */
     uint32_t begin, end;
     float inv_kh2;         /* 1 / (k h^2): alpha~ = rest inv_kh2 */
     float gamma;           /* damping, beta / h */

@@ -15,7 +15,7 @@
  * are computed and not written.
  */
 
-WIDE_INLINE void WIDE(links_run)(const xpbd_links *s, bool with_lambda)
+WIDE_INLINE void WIDE(links_run)(const xpbd_links *s, bool with_lambda, bool scaled)
 {
     span_consts k;
     k.zero = wf_set1(0.0f);
@@ -31,13 +31,16 @@ WIDE_INLINE void WIDE(links_run)(const xpbd_links *s, bool with_lambda)
         wf_gather4(s->u4, s->i + at, ua);
         wf_gather4(s->x4, s->j + at, rb);
         wf_gather4(s->u4, s->j + at, ub);
-        span_ends a = {ra[0], ra[1], ra[2], ra[3], ua[0], ua[1], ua[2]};
-        span_ends b = {rb[0], rb[1], rb[2], rb[3], ub[0], ub[1], ub[2]};
-        /* alpha~ = L0 / (k h^2), per lane */
+        span_ends a = {ra[0], ra[1], ra[2], ra[3], ua[0], ua[1], ua[2], k.one};
+        span_ends b = {rb[0], rb[1], rb[2], rb[3], ub[0], ub[1], ub[2], k.one};
+        /* alpha~ = L0 / (k h^2), per lane; with stiffness scales (in the
+         * records' spare float) over the mean of the ends' */
         k.rest = wf_load(s->rest + at);
         k.at = wf_mul(k.rest, inv_kh2);
+        a.s = ua[3];
+        b.s = ub[3];
         wf lam = with_lambda ? wf_load(s->lambda + at) : k.zero;
-        WIDE(span_spring)(&k, &a, &b, &lam, all, with_lambda);
+        WIDE(span_spring)(&k, WIDE(span_alpha)(&k, &a, &b, scaled), &a, &b, &lam, all, with_lambda);
         if (with_lambda) {
             wf_store_n(s->lambda + at, n, lam);
         }
@@ -56,9 +59,15 @@ static void WIDE(xpbd_links)(const xpbd_links *run)
 {
     /* a copy whose address never leaves (see xpbd_span) */
     const xpbd_links copy = *run;
-    if (copy.lambda != NULL) {
-        WIDE(links_run)(&copy, true);
+    if (copy.scaled) {
+        if (copy.lambda != NULL) {
+            WIDE(links_run)(&copy, true, true);
+        } else {
+            WIDE(links_run)(&copy, false, true);
+        }
+    } else if (copy.lambda != NULL) {
+        WIDE(links_run)(&copy, true, false);
     } else {
-        WIDE(links_run)(&copy, false);
+        WIDE(links_run)(&copy, false, false);
     }
 }

@@ -8,7 +8,9 @@
  *   lambda += f l,  ui += wi f e,  uj -= wj f e
  *
  * which is dl = (-C - alpha~ lambda - gamma n.m) / ((1 + gamma) w + alpha~)
- * along n = e / l with one division for all of it. A spring with both ends
+ * along n = e / l with one division for all of it. With stiffness scales
+ * (cloth_set_stiffness_scales()) a spring's alpha~ is (alpha~ + alpha~) /
+ * (si + sj): its stiffness times the mean of its ends' scales. A spring with both ends
  * held or coincident ends is left alone. Every lane is computed and the
  * result kept only in the lanes in play, so a spring left out changes
  * nothing, as in the plain loop; that and the same operation order per
@@ -25,9 +27,9 @@
  * no spring moved are written back unchanged.
  */
 
-/* One end of WIDE_LANES springs. */
+/* One end of WIDE_LANES springs; `s` its stiffness scale, when scaled. */
 typedef struct span_ends {
-    wf x, y, z, w, ux, uy, uz;
+    wf x, y, z, w, ux, uy, uz, s;
 } span_ends;
 
 typedef struct span_consts {
@@ -44,9 +46,15 @@ WIDE_INLINE void WIDE(span_consts_of)(const xpbd_span *s, span_consts *k)
     k->opg = wf_set1(s->one_plus_gamma);
 }
 
+/* alpha~ of the lanes' springs: the family's, or scaled by their ends. */
+WIDE_INLINE wf WIDE(span_alpha)(const span_consts *k, const span_ends *a, const span_ends *b, bool scaled)
+{
+    return scaled ? wf_div(wf_add(k->at, k->at), wf_add(a->s, b->s)) : k->at;
+}
+
 /* Solves the lanes in `live` that are in play; the new u and lambda go
- * into those lanes only. */
-WIDE_INLINE void WIDE(span_spring)(const span_consts *k, span_ends *a, span_ends *b, wf *lam, wm live,
+ * into those lanes only. `at` is their alpha~. */
+WIDE_INLINE void WIDE(span_spring)(const span_consts *k, wf at, span_ends *a, span_ends *b, wf *lam, wm live,
                                    bool with_lambda)
 {
     const wf mx = wf_sub(a->ux, b->ux), my = wf_sub(a->uy, b->uy), mz = wf_sub(a->uz, b->uz);
@@ -62,10 +70,10 @@ WIDE_INLINE void WIDE(span_spring)(const span_consts *k, span_ends *a, span_ends
      * +0 and subtracting it changes no bit: it is left out. */
     wf c = wf_mul(wf_sub(k->rest, l), l);
     if (with_lambda) {
-        c = wf_sub(c, wf_mul(wf_mul(k->at, *lam), l));
+        c = wf_sub(c, wf_mul(wf_mul(at, *lam), l));
     }
     const wf num = wf_sub(c, wf_mul(k->gamma, dot));
-    const wf den = wf_sel(on, wf_mul(wf_add(wf_mul(k->opg, wsum), k->at), len2), k->one);
+    const wf den = wf_sel(on, wf_mul(wf_add(wf_mul(k->opg, wsum), at), len2), k->one);
     const wf f = wf_div(num, den);
     if (with_lambda) {
         *lam = wf_sel(on, wf_add(*lam, wf_mul(f, l)), *lam);
@@ -121,8 +129,9 @@ static void WIDE(xpbd_span)(const xpbd_span *s)
         const float l = sqrtf(len2);
         const float dot = (ex * mx + ey * my) + ez * mz;
         const float lam = s->lambda != NULL ? s->lambda[i] : 0.0f;
-        const float num = ((rest - l) * l - (at * lam) * l) - gamma * dot;
-        const float f = num / ((opg * wsum + at) * len2);
+        const float ats = s->scale != NULL ? (at + at) / (s->scale[i] + s->scale[j]) : at;
+        const float num = ((rest - l) * l - (ats * lam) * l) - gamma * dot;
+        const float f = num / ((opg * wsum + ats) * len2);
         if (s->lambda != NULL) {
             s->lambda[i] = lam + f * l;
         }
@@ -138,8 +147,9 @@ static void WIDE(xpbd_span)(const xpbd_span *s)
 
 #else
 
-WIDE_INLINE void WIDE(span_load)(const xpbd_span *s, uint32_t at, uint32_t n, span_ends *e)
+WIDE_INLINE void WIDE(span_load)(const xpbd_span *s, uint32_t at, uint32_t n, span_ends *e, bool scaled)
 {
+    e->s = scaled ? wf_load_n(s->scale + at, n) : wf_set1(1.0f);
     e->x = wf_load_n(s->x + at, n);
     e->y = wf_load_n(s->y + at, n);
     e->z = wf_load_n(s->z + at, n);
@@ -152,14 +162,14 @@ WIDE_INLINE void WIDE(span_load)(const xpbd_span *s, uint32_t at, uint32_t n, sp
 /* The springs i .. i + n - 1 of a run between rows (n a constant
  * WIDE_LANES where inlined in the loop: plain loads and stores). */
 WIDE_INLINE void WIDE(span_run_at)(const xpbd_span *s, const span_consts *k, uint32_t i, uint32_t n,
-                                   bool with_lambda)
+                                   bool with_lambda, bool scaled)
 {
     const uint32_t j = i + s->di;
     span_ends a, b;
-    WIDE(span_load)(s, i, n, &a);
-    WIDE(span_load)(s, j, n, &b);
+    WIDE(span_load)(s, i, n, &a, scaled);
+    WIDE(span_load)(s, j, n, &b, scaled);
     wf lam = with_lambda ? wf_load_n(s->lambda + i, n) : k->zero;
-    WIDE(span_spring)(k, &a, &b, &lam, wm_first(n), with_lambda);
+    WIDE(span_spring)(k, WIDE(span_alpha)(k, &a, &b, scaled), &a, &b, &lam, wm_first(n), with_lambda);
     if (with_lambda) {
         wf_store_n(s->lambda + i, n, lam);
     }
@@ -171,16 +181,16 @@ WIDE_INLINE void WIDE(span_run_at)(const xpbd_span *s, const span_consts *k, uin
     wf_store_n(s->uz + j, n, b.uz);
 }
 
-WIDE_INLINE void WIDE(span_run)(const xpbd_span *s, bool with_lambda)
+WIDE_INLINE void WIDE(span_run)(const xpbd_span *s, bool with_lambda, bool scaled)
 {
     span_consts k;
     WIDE(span_consts_of)(s, &k);
     uint32_t i = s->begin;
     for (; i < s->end && s->end - i >= WIDE_LANES; i += WIDE_LANES) {
-        WIDE(span_run_at)(s, &k, i, WIDE_LANES, with_lambda);
+        WIDE(span_run_at)(s, &k, i, WIDE_LANES, with_lambda, scaled);
     }
     if (i < s->end) {
-        WIDE(span_run_at)(s, &k, i, s->end - i, with_lambda);
+        WIDE(span_run_at)(s, &k, i, s->end - i, with_lambda, scaled);
     }
 }
 
@@ -188,9 +198,14 @@ WIDE_INLINE void WIDE(span_run)(const xpbd_span *s, bool with_lambda)
  * inlined in the loop) as WIDE_LANES springs of one colour, those in
  * `live`. */
 WIDE_INLINE void WIDE(span_row_at)(const xpbd_span *s, const span_consts *k, bool pairs, uint32_t p, uint32_t n,
-                                   wm live, bool with_lambda)
+                                   wm live, bool with_lambda, bool scaled)
 {
     span_ends a, b;
+    if (scaled) {
+        wf_unzip_load_n(pairs, s->scale + p, n, &a.s, &b.s);
+    } else {
+        a.s = b.s = k->one;
+    }
     wf_unzip_load_n(pairs, s->x + p, n, &a.x, &b.x);
     wf_unzip_load_n(pairs, s->y + p, n, &a.y, &b.y);
     wf_unzip_load_n(pairs, s->z + p, n, &a.z, &b.z);
@@ -202,7 +217,7 @@ WIDE_INLINE void WIDE(span_row_at)(const xpbd_span *s, const span_consts *k, boo
     if (with_lambda) {
         wf_unzip_load_n(pairs, s->lambda + p, n, &lam, &lam_j);
     }
-    WIDE(span_spring)(k, &a, &b, &lam, live, with_lambda);
+    WIDE(span_spring)(k, WIDE(span_alpha)(k, &a, &b, scaled), &a, &b, &lam, live, with_lambda);
     if (with_lambda) {
         wf_zip_store_n(pairs, s->lambda + p, n, lam, lam_j);
     }
@@ -211,7 +226,7 @@ WIDE_INLINE void WIDE(span_row_at)(const xpbd_span *s, const span_consts *k, boo
     wf_zip_store_n(pairs, s->uz + p, n, a.uz, b.uz);
 }
 
-WIDE_INLINE void WIDE(span_row)(const xpbd_span *s, bool pairs, bool with_lambda)
+WIDE_INLINE void WIDE(span_row)(const xpbd_span *s, bool pairs, bool with_lambda, bool scaled)
 {
     span_consts k;
     WIDE(span_consts_of)(s, &k);
@@ -221,20 +236,41 @@ WIDE_INLINE void WIDE(span_row)(const xpbd_span *s, bool pairs, bool with_lambda
     const uint32_t stop = s->end + s->di; /* one past the last second end */
     uint32_t p = start;
     for (; p < s->end && stop - p >= 2u * WIDE_LANES; p += 2u * WIDE_LANES) {
-        WIDE(span_row_at)(s, &k, pairs, p, 2u * WIDE_LANES, wm_first(WIDE_LANES), with_lambda);
+        WIDE(span_row_at)(s, &k, pairs, p, 2u * WIDE_LANES, wm_first(WIDE_LANES), with_lambda, scaled);
     }
     if (p < s->end) {
         const wm live = wm_lt(wf_unzip_first(pairs), wf_set1((float)(s->end - p))); /* p + first < end */
-        WIDE(span_row_at)(s, &k, pairs, p, stop - p, live, with_lambda);
+        WIDE(span_row_at)(s, &k, pairs, p, stop - p, live, with_lambda, scaled);
     }
 }
 
 #endif /* WIDE_LANES == 1 */
 
 #if WIDE_LANES > 1
-/* The three kinds of run (between rows, and a row's two colourings), each
- * built with and without lambdas, so that the tests are made once per run
- * rather than per vector. */
+/* The three kinds of run (between rows, and a row's two colourings), with
+ * and without lambdas, with and without stiffness scales: each built on
+ * its own, so that the tests are made once per run rather than per vector. */
+#define SPAN_KINDS(scaled)                                                                                           \
+    do {                                                                                                             \
+        if (s->mask_shift == XPBD_SPAN_ALL) {                                                                        \
+            if (lambda) {                                                                                            \
+                WIDE(span_run)(s, true, scaled);                                                                     \
+            } else {                                                                                                 \
+                WIDE(span_run)(s, false, scaled);                                                                    \
+            }                                                                                                        \
+        } else if (s->mask_shift == 1u) { /* pairs: (0, 2) */                                                       \
+            if (lambda) {                                                                                            \
+                WIDE(span_row)(s, true, true, scaled);                                                               \
+            } else {                                                                                                 \
+                WIDE(span_row)(s, true, false, scaled);                                                              \
+            }                                                                                                        \
+        } else if (lambda) {                                                                                         \
+            WIDE(span_row)(s, false, true, scaled);                                                                  \
+        } else {                                                                                                     \
+            WIDE(span_row)(s, false, false, scaled);                                                                 \
+        }                                                                                                            \
+    } while (0)
+
 static void WIDE(xpbd_span)(const xpbd_span *run)
 {
     /* A copy whose address never leaves: the kernel's float stores cannot
@@ -243,22 +279,11 @@ static void WIDE(xpbd_span)(const xpbd_span *run)
     const xpbd_span copy = *run;
     const xpbd_span *s = &copy;
     const bool lambda = s->lambda != NULL;
-    if (s->mask_shift == XPBD_SPAN_ALL) {
-        if (lambda) {
-            WIDE(span_run)(s, true);
-        } else {
-            WIDE(span_run)(s, false);
-        }
-    } else if (s->mask_shift == 1u) { /* pairs: (0, 2) */
-        if (lambda) {
-            WIDE(span_row)(s, true, true);
-        } else {
-            WIDE(span_row)(s, true, false);
-        }
-    } else if (lambda) {
-        WIDE(span_row)(s, false, true);
+    if (s->scale != NULL) {
+        SPAN_KINDS(true);
     } else {
-        WIDE(span_row)(s, false, false);
+        SPAN_KINDS(false);
     }
 }
+#undef SPAN_KINDS
 #endif
