@@ -14,6 +14,7 @@
 #include "integrators/integrators.h"
 #include "pins.h"
 #include "skin.h"
+#include "self_collision.h"
 #include "backstop.h"
 
 #include <string.h>
@@ -237,6 +238,7 @@ void cloth_do_destroy(cloth_t *cloth)
     cloth_pins_free(cloth);
     cloth_skin_free(cloth);
     cloth_stiffness_scales_free(cloth);
+    cloth_self_free(cloth);
     cloth_backstop_free(cloth);
     cloth_colliders_free(cloth);
     cloth_forces_free(cloth);

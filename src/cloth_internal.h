@@ -135,6 +135,19 @@ typedef struct cloth_backstop {
     bool moving;          /* normals set since the last step */
 } cloth_backstop;
 
+/* Self-collision (self_collision.c): the thickness and, from the first
+ * non-zero one, one block for the broad phase's arrays. */
+typedef struct cloth_self {
+    float thickness; /* m; 0: off */
+    void *block;
+    size_t block_bytes;
+    uint32_t buckets;
+    uint32_t *bucket, *order, *hits; /* per particle */
+    uint32_t *start;                 /* buckets + 1 */
+    uint32_t *link_start, *link;     /* a mesh's rest neighbours (CSR) */
+    float *d;                        /* per particle: position and velocity corrections */
+} cloth_self;
+
 /* Air for the aerodynamic force (forces.c). */
 typedef struct cloth_air {
     float density, drag, lift;
@@ -202,6 +215,7 @@ struct cloth {
 
     cloth_skin skin;
     cloth_backstop backstop;
+    cloth_self self;
     cloth_frame frame;
     float particle_radius; /* m, added to every collider's thickness (colliders.c) */
 

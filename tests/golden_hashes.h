@@ -28,4 +28,5 @@ static const uint64_t k_golden[] = {
     0x3ee0f60092f8a1acull, /* painted 12x70 */
     0x78d9277b274f1e1cull, /* painted mesh 17x17 */
     0x28d1fa2720a44e1dull, /* painted explicit 16x16 */
+    0x4652d975df11e1d0ull, /* self-collision 30x30 */
 };

@@ -115,6 +115,20 @@ static void painted(cloth_t *c)
     ball_scene(c);
 }
 
+/* Self-collision a spacing thick, the cloth over the ball (folds where it
+ * drapes), with the defaults. */
+static void folding(cloth_t *c)
+{
+    const uint32_t n = cloth_particle_count(c);
+    float *pos = malloc(sizeof(float) * 3u * n);
+    if (pos != NULL) {
+        CHECK_OK(cloth_get_positions(c, pos, 0)); /* the first two particles: one spacing apart */
+        CHECK_OK(cloth_set_self_collision(c, fabsf(pos[3] - pos[0])));
+    }
+    free(pos);
+    ball_scene(c);
+}
+
 /* The hand-tuned fast setup with the strain limit's coarse levels, every
  * collider shape, and more threads' worth of rows. */
 static void fast_shapes(cloth_t *c)
@@ -329,6 +343,7 @@ static const scene k_scenes[] = {
     {"painted 12x70", painted, -70, CLOTH_INTEGRATOR_XPBD, NULL},
     {"painted mesh 17x17", painted, 0, CLOTH_INTEGRATOR_XPBD, NULL},
     {"painted explicit 16x16", painted, 16, CLOTH_INTEGRATOR_EXPLICIT_EULER, NULL},
+    {"self-collision 30x30", folding, 30, CLOTH_INTEGRATOR_XPBD, NULL},
 };
 enum { SCENES = sizeof k_scenes / sizeof k_scenes[0] };
 
