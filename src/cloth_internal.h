@@ -135,6 +135,14 @@ typedef struct cloth_backstop {
     bool moving;          /* normals set since the last step */
 } cloth_backstop;
 
+/* A particle as the self-collision broad phase reads it, in bucket order. */
+typedef struct cloth_self_entry {
+    float x, y, z;
+    uint32_t index;
+    int32_t cell[3];
+    uint32_t pad;
+} cloth_self_entry;
+
 /* Self-collision (self_collision.c): the thickness and, from the first
  * non-zero one, one block for the broad phase's arrays. */
 typedef struct cloth_self {
@@ -146,6 +154,8 @@ typedef struct cloth_self {
     uint32_t *start;                 /* buckets + 1 */
     uint32_t *link_start, *link;     /* a mesh's rest neighbours (CSR) */
     float *d;                        /* per particle: position and velocity corrections */
+    int32_t *cell;                   /* per particle: its cell's x, y, z */
+    cloth_self_entry *entry;         /* per particle, in bucket order */
 } cloth_self;
 
 /* Air for the aerodynamic force (forces.c). */

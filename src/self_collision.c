@@ -13,7 +13,8 @@
  * Broad phase: a hash grid of cells one thickness wide, rebuilt each pass
  * by a counting sort of the particles by bucket (so a bucket lists its
  * particles in increasing order). A particle meets the particles of the 27
- * cells about it; buckets that two cells share are visited once. Pairs are
+ * cells about it, reading in each cell's bucket only the particles of that
+ * cell (a bucket may hold several cells). Pairs are
  * taken once (the second index larger) in a fixed order and their
  * corrections summed per particle, then each particle moves by the mean of
  * its corrections (Jacobi): the result does not depend on the order pairs
@@ -33,7 +34,8 @@
  * contact count; buckets + 1 starts; a mesh's neighbour lists */
 static size_t block_bytes(uint32_t n, uint32_t buckets, uint32_t links)
 {
-    return (size_t)n * (2u * sizeof(uint32_t) + 6u * sizeof(float) + sizeof(uint32_t)) +
+    return (size_t)n * (2u * sizeof(uint32_t) + 6u * sizeof(float) + sizeof(uint32_t) + 3u * sizeof(int32_t) +
+                        sizeof(cloth_self_entry)) +
            ((size_t)buckets + 1u) * sizeof(uint32_t) + ((size_t)n + 1u) * sizeof(uint32_t) +
            (size_t)links * sizeof(uint32_t);
 }
@@ -83,7 +85,11 @@ cloth_status cloth_set_self_collision(cloth_t *cloth, float thickness)
         s->thickness = thickness;
         return CLOTH_OK;
     }
-    const uint32_t n = cloth->count, buckets = 2u * n + 1u;
+    const uint32_t n = cloth->count;
+    uint32_t buckets = 2u;
+    while (buckets < 2u * n && buckets < (1u << 30)) {
+        buckets *= 2u; /* a power of two, at least twice the particles */
+    }
     const uint32_t links = cloth->tris != NULL ? 2u * cloth->spring_count : 0u;
     const size_t bytes = block_bytes(n, buckets, links);
     unsigned char *b = cloth_mem_alloc(&cloth->alloc, bytes);
@@ -100,6 +106,8 @@ cloth_status cloth_set_self_collision(cloth_t *cloth, float thickness)
     s->link_start = s->start + buckets + 1u;
     s->link = s->link_start + n + 1u;
     s->d = (float *)(void *)(s->link + links);
+    s->cell = (int32_t *)(void *)(s->d + 6u * (size_t)n);
+    s->entry = (cloth_self_entry *)(void *)(s->cell + 3u * (size_t)n);
     if (cloth->tris != NULL) {
         mesh_links(cloth, s);
     }
@@ -125,16 +133,19 @@ void cloth_self_free(cloth_t *cloth)
 /* The cell of a coordinate, clamped so that a far-flung particle cannot
  * overflow the conversion (it then shares an edge cell, and the distance
  * test decides). */
-static int64_t cell_of(float v, float inv)
+static int32_t cell_of(float v, float inv)
 {
     const double c = floor((double)v * (double)inv);
-    return c < -1e15 ? (int64_t)-1e15 : c > 1e15 ? (int64_t)1e15 : (int64_t)c;
+    return c < -1e9 ? (int32_t)-1000000000 : c > 1e9 ? (int32_t)1000000000 : (int32_t)c;
 }
 
+/* A power-of-two bucket count: the hash's low bits, after a multiply that
+ * mixes the high ones down (no division per cell). */
 static uint32_t hash_cell(int64_t x, int64_t y, int64_t z, uint32_t buckets)
 {
-    const uint64_t h = (uint64_t)x * 73856093u ^ (uint64_t)y * 19349663u ^ (uint64_t)z * 83492791u;
-    return (uint32_t)(h % buckets);
+    const uint64_t h = ((uint64_t)x * 73856093u ^ (uint64_t)y * 19349663u ^ (uint64_t)z * 83492791u) *
+                       0x9E3779B97F4A7C15u;
+    return (uint32_t)(h >> 32) & (buckets - 1u);
 }
 
 /* Whether i and j (i < j) are neighbours in the rest shape. */
@@ -211,7 +222,11 @@ uint32_t cloth_self_collide(cloth_t *cloth)
     /* counting sort by bucket: each bucket's particles in increasing order */
     memset(s->start, 0, ((size_t)buckets + 1u) * sizeof(uint32_t));
     for (uint32_t i = 0; i < n; ++i) {
-        s->bucket[i] = hash_cell(cell_of(p->x[i], inv), cell_of(p->y[i], inv), cell_of(p->z[i], inv), buckets);
+        int32_t *c = s->cell + 3u * (size_t)i;
+        c[0] = cell_of(p->x[i], inv);
+        c[1] = cell_of(p->y[i], inv);
+        c[2] = cell_of(p->z[i], inv);
+        s->bucket[i] = hash_cell(c[0], c[1], c[2], buckets);
         ++s->start[s->bucket[i] + 1u];
     }
     for (uint32_t b = 0; b < buckets; ++b) {
@@ -220,31 +235,38 @@ uint32_t cloth_self_collide(cloth_t *cloth)
     for (uint32_t i = 0; i < n; ++i) {
         s->order[s->start[s->bucket[i]]++] = i;
     }
+    /* the sorted particles as records, so that a bucket is read in a row */
+    for (uint32_t e = 0; e < n; ++e) {
+        const uint32_t i = s->order[e];
+        cloth_self_entry *r = &s->entry[e];
+        r->x = p->x[i];
+        r->y = p->y[i];
+        r->z = p->z[i];
+        r->index = i;
+        memcpy(r->cell, s->cell + 3u * (size_t)i, sizeof r->cell);
+    }
     for (uint32_t b = buckets; b > 0u; --b) {
         s->start[b] = s->start[b - 1u];
     }
     s->start[0] = 0u;
     memset(s->d, 0, 6u * (size_t)n * sizeof(float));
     memset(s->hits, 0, (size_t)n * sizeof(uint32_t));
+    const float t2 = s->thickness * s->thickness;
     for (uint32_t i = 0; i < n; ++i) {
-        const int64_t cx = cell_of(p->x[i], inv), cy = cell_of(p->y[i], inv), cz = cell_of(p->z[i], inv);
-        uint32_t seen[27], count = 0u;
+        const int32_t *ci = s->cell + 3u * (size_t)i;
+        const float px = p->x[i], py = p->y[i], pz = p->z[i];
         for (int dz = -1; dz <= 1; ++dz) {
             for (int dy = -1; dy <= 1; ++dy) {
                 for (int dx = -1; dx <= 1; ++dx) {
-                    const uint32_t b = hash_cell(cx + dx, cy + dy, cz + dz, buckets);
-                    bool again = false;
-                    for (uint32_t k = 0; k < count && !again; ++k) {
-                        again = seen[k] == b;
-                    }
-                    if (again) {
-                        continue;
-                    }
-                    seen[count++] = b;
+                    const int64_t x = (int64_t)ci[0] + dx, y = (int64_t)ci[1] + dy, z = (int64_t)ci[2] + dz;
+                    const uint32_t b = hash_cell(x, y, z, buckets);
                     for (uint32_t e = s->start[b]; e < s->start[b + 1u]; ++e) {
-                        const uint32_t j = s->order[e];
-                        if (j > i) {
-                            collide_pair(cloth, s, i, j);
+                        const cloth_self_entry *r = &s->entry[e];
+                        const float ex = px - r->x, ey = py - r->y, ez = pz - r->z;
+                        /* near, later in the order, and of this cell (a bucket may hold more) */
+                        if ((ex * ex + ey * ey) + ez * ez < t2 && r->index > i && r->cell[0] == x &&
+                            r->cell[1] == y && r->cell[2] == z) {
+                            collide_pair(cloth, s, i, r->index);
                         }
                     }
                 }

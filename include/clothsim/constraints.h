@@ -331,7 +331,7 @@ CLOTH_API cloth_status cloth_get_strain_level_sweeps(const cloth_t *cloth, uint3
  * for folds that must hold, and the per-substep travel below it (no swept
  * test yet). There is no friction between the layers yet.
  *
- * Allocates on the first non-zero thickness: about 40 bytes per particle
+ * Allocates on the first non-zero thickness: about 52 bytes per particle
  * (and, on a mesh, 8 per spring); setting 0 later keeps the memory.
  * @return ::CLOTH_ERR_INVALID_ARGUMENT for a NULL cloth or a negative or
  *         non-finite thickness (nothing changes); ::CLOTH_ERR_OUT_OF_MEMORY;
