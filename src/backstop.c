@@ -80,7 +80,8 @@ cloth_status cloth_set_skin_normals(cloth_t *cloth, const float *normals, size_t
         float v[3];
         memcpy(v, in + (size_t)i * stride_bytes, sizeof v);
         const float n2 = v[0] * v[0] + v[1] * v[1] + v[2] * v[2];
-        if (!cloth_finite3(v) || !(n2 == 0.0f || fabsf(n2 - 1.0f) <= NORMAL_TOLERANCE)) {
+        const bool none = v[0] == 0.0f && v[1] == 0.0f && v[2] == 0.0f;
+        if (!cloth_finite3(v) || !(none || fabsf(n2 - 1.0f) <= NORMAL_TOLERANCE)) {
             return CLOTH_ERR_INVALID_ARGUMENT;
         }
     }

@@ -191,7 +191,8 @@ static float at_plane(const unsigned char *p, uint32_t n, int plane, uint32_t i)
 static bool unit_or_zero(float x, float y, float z)
 {
     const float n2 = (x * x + y * y) + z * z;
-    return isfinite(x) && isfinite(y) && isfinite(z) && (n2 == 0.0f || fabsf(n2 - 1.0f) <= 1e-3f);
+    const bool none = x == 0.0f && y == 0.0f && z == 0.0f;
+    return isfinite(x) && isfinite(y) && isfinite(z) && (none || fabsf(n2 - 1.0f) <= 1e-3f);
 }
 
 static bool unit_quat(const unsigned char *q)

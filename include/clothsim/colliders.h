@@ -256,8 +256,12 @@ CLOTH_API cloth_status cloth_set_collider_friction(cloth_t *cloth, cloth_collide
 /**
  * Thickness in metres (>= 0, finite): particles are kept this far outside the
  * surface. Seed 000's sphere uses 8 % of its radius. Default 0.
+ * May allocate for a triangle mesh (its grid, made for the new reach; if
+ * memory runs out it keeps the old one, which is slower past its reach).
  * @return as cloth_set_collider_friction(), and ::CLOTH_ERR_INVALID_ARGUMENT
- *         for a torus when `minor_radius + offset >= major_radius`.
+ *         for a torus when `minor_radius + offset >= major_radius`, or for a
+ *         triangle mesh a thickness so large that the mesh's extent grown
+ *         by it leaves the float range.
  */
 CLOTH_API cloth_status cloth_set_collider_thickness(cloth_t *cloth, cloth_collider_id id, float offset);
 

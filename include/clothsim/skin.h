@@ -94,7 +94,7 @@ CLOTH_API cloth_status cloth_set_max_distances(cloth_t *cloth, const float *dist
  * floats, `stride_bytes` apart; 0 = packed), as the animation has it at the
  * end of the next step: the direction away from the body, toward where the
  * cloth may go. Each must be of unit length (squared length within 1e-3 of
- * 1; it is normalised as it is used) or exactly 0 for none. Over the step
+ * 1; it is normalised as it is used) or (0, 0, 0) exactly for none. Over the step
  * the pass uses the normalised blend of the last normals and these, as the
  * targets move. Used only by the backstops (cloth_set_backstops()). May
  * allocate: on the first call of it or of cloth_set_backstops(), 32 bytes

@@ -27,6 +27,14 @@ static void release(cloth_t *cloth, cloth_collider *c)
     c->mesh = NULL;
 }
 
+/* Whether a mesh collider's grid can be built for thickness `grown`: its
+ * boxes, the mesh's extent grown by the reach, must stay in the float
+ * range (a snapshot's load builds it again). */
+static bool mesh_reach_ok(const cloth_collider *c, float grown)
+{
+    return c->mesh == NULL || isfinite(4.0f * (c->size[0] + grown + c->mesh->depth));
+}
+
 /* A mesh's grid made for its new reach, so that a query reads one cell.
  * If memory runs out the old grid stays: a query past its reach visits
  * every cell it meets instead, slower and as right. */
@@ -101,6 +109,9 @@ cloth_status cloth_set_collider_thickness(cloth_t *cloth, cloth_collider_id id, 
     if (c->kind == CLOTH_COLLIDER_TORUS && !(c->size[1] + grown < c->size[0])) {
         return CLOTH_ERR_INVALID_ARGUMENT; /* the grown ring would close its hole (torus.c) */
     }
+    if (!mesh_reach_ok(c, grown)) {
+        return CLOTH_ERR_INVALID_ARGUMENT;
+    }
     c->thickness = offset;
     c->grown = grown;
     regrid(cloth, c);
@@ -119,6 +130,9 @@ cloth_status cloth_set_particle_radius(cloth_t *cloth, float radius)
         const cloth_collider *c = &cloth->colliders[k];
         if (c->kind == CLOTH_COLLIDER_TORUS && !(c->size[1] + (c->thickness + radius) < c->size[0])) {
             return CLOTH_ERR_INVALID_ARGUMENT; /* a grown ring would close its hole */
+        }
+        if (!mesh_reach_ok(c, c->thickness + radius)) {
+            return CLOTH_ERR_INVALID_ARGUMENT;
         }
     }
     cloth->particle_radius = radius;

@@ -53,6 +53,9 @@ bool cloth_mesh_grid_plan_for(const cloth_allocator *alloc, const cloth_collider
                               const float *b, float reach, cloth_mesh_grid_plan *plan)
 {
     const uint32_t tris = m->triangle_count;
+    if (!isfinite(reach)) {
+        return false;
+    }
     float lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
     double extent = 0.0;
     for (uint32_t t = 0; t < tris; ++t) {
@@ -71,7 +74,9 @@ bool cloth_mesh_grid_plan_for(const cloth_allocator *alloc, const cloth_collider
     const double span[3] = {(double)hi[0] - (double)lo[0], (double)hi[1] - (double)lo[1],
                            (double)hi[2] - (double)lo[2]};
     const double widest = fmax(span[0], fmax(span[1], span[2]));
-    double cell = fmax(extent / tris - 2.0 * (double)reach, widest / 1024.0);
+    /* at least the reach wide, so that a box grown by it spans a few cells
+     * however thick the collider is made */
+    double cell = fmax(fmax(extent / tris - 2.0 * (double)reach, widest / 1024.0), (double)reach);
     if (!(cell > 0.0)) {
         cell = 1.0; /* every triangle a point at one place: refused at add, kept safe here */
     }
