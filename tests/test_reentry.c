@@ -99,6 +99,10 @@ static void call_every_mutator(probe *p)
     for (int k = 0; k < 12; ++k) {
         tetra_moved[k] = tetra_vertices[k] + (k % 3 == 0 ? 0.5f : 0.0f);
     }
+    /* the sphere and the mesh moved at once, the mesh where it stands */
+    const cloth_collider_id many_ids[2] = {1u, p->mesh};
+    const float many_at[6] = {0.1f, 0.2f, 0.3f, 0.0f, 0.0f, 0.0f};
+    const float many_q[8] = {0.0f, 0.0f, 0.0f, 1.0f, 0.0f, 0.0f, 0.0f, 1.0f};
     cloth_collider_id id = 0u;
     cloth_material mat;
     cloth_material_init(&mat, CLOTH_MATERIAL_COTTON);
@@ -120,6 +124,7 @@ static void call_every_mutator(probe *p)
     BUSY(p, cloth_set_collider_friction(c, 1u, 0.5f));
     BUSY(p, cloth_set_collider_thickness(c, 1u, 0.01f));
     BUSY(p, cloth_set_collider_transform(c, 1u, v3, q));
+    BUSY(p, cloth_set_collider_transforms(c, many_ids, 2u, many_at, many_q));
     BUSY(p, cloth_set_air_density(c, 1.0f));
     BUSY(p, cloth_set_drag_coefficient(c, 1.0f));
     BUSY(p, cloth_set_lift_coefficient(c, 1.0f));
@@ -158,6 +163,8 @@ static void call_every_mutator(probe *p)
     BUSY(p, cloth_set_inertia(c, 0.5f, 0.5f));
     BUSY(p, cloth_teleport(c, v3, NULL));
     BUSY(p, cloth_set_max_distances(c, buf, 0u));
+    BUSY(p, cloth_set_skin_normals(c, buf, 0u)); /* zeros: no normal, which it takes */
+    BUSY(p, cloth_set_backstops(c, buf, 0u));    /* zeros: distance 0, no ball */
     memset(snap, 0, sizeof snap);
     BUSY(p, cloth_load_state(c, snap, sizeof snap));
     cloth_destroy(c); /* ignored inside a step: ASan sees it if it is not */

@@ -224,6 +224,8 @@ const C = {
   // skin.h
   setSkinTargets: lib.func('int cloth_set_skin_targets(cloth_t *cloth, const float *positions, size_t stride_bytes)'),
   setMaxDistances: lib.func('int cloth_set_max_distances(cloth_t *cloth, const float *distances, size_t stride_bytes)'),
+  setSkinNormals: lib.func('int cloth_set_skin_normals(cloth_t *cloth, const float *normals, size_t stride_bytes)'),
+  setBackstops: lib.func('int cloth_set_backstops(cloth_t *cloth, const float *backstops, size_t stride_bytes)'),
   // mesh.h
   meshDescInit: lib.func('void cloth_mesh_desc_init(_Out_ uint8_t *desc)'),
   createMesh: lib.func('int cloth_create_mesh(const uint8_t *desc, _Out_ cloth_t **out)'),
@@ -267,6 +269,9 @@ const C = {
   setColliderThickness: lib.func('int cloth_set_collider_thickness(cloth_t *cloth, uint32_t id, float offset)'),
   setColliderTransform: lib.func(
     'int cloth_set_collider_transform(cloth_t *cloth, uint32_t id, const float *position, const float *rotation)',
+  ),
+  setColliderTransforms: lib.func(
+    'int cloth_set_collider_transforms(cloth_t *cloth, const uint32_t *ids, uint32_t count, const float *positions, const float *rotations)',
   ),
   getColliderTransform: lib.func(
     'int cloth_get_collider_transform(const cloth_t *cloth, uint32_t id, _Out_ float *position, _Out_ float *rotation)',
@@ -1210,6 +1215,49 @@ class Cloth {
     const d = values instanceof Float32Array ? values : Float32Array.from(values);
     if (d.length !== this.count) throw new RangeError(`max distances: expected ${this.count} numbers, got ${d.length}`);
     check(C.setMaxDistances(this.handle, d, 0), 'cloth_set_max_distances');
+  }
+
+  // The skin's outward normal at every particle's skin target at the end of
+  // the next step (3n numbers or [x, y, z] triples): each of unit length, or
+  // exactly 0 for none. Only the backstops use them.
+  setSkinNormals(values) {
+    check(C.setSkinNormals(this.handle, vec3Array(values, this.count, 'skin normals'), 0), 'cloth_set_skin_normals');
+  }
+
+  // Every particle's backstop, [distance, radius] pairs (or a flat array /
+  // Float32Array of 2n numbers), m: the particle is kept out of a ball of that
+  // radius (0: none) whose surface lies `distance` behind its skin target
+  // along the skin normal; a large radius makes it a plane.
+  setBackstops(values) {
+    const b = values instanceof Float32Array ? values : Float32Array.from(Array.from(values).flat());
+    if (b.length !== 2 * this.count) {
+      throw new RangeError(`backstops: expected ${2 * this.count} numbers ([distance, radius] per particle), got ${b.length}`);
+    }
+    check(C.setBackstops(this.handle, b, 0), 'cloth_set_backstops');
+  }
+
+  // Move many colliders at once (a character's body, once per frame): the k-th
+  // collider (a Collider or its id) heads for the k-th position and the k-th
+  // unit quaternion [x, y, z, w], as Collider.setTransform() would; positions
+  // k triples (or 3k numbers), rotations k 4-arrays (or 4k numbers), either
+  // null to keep every one. All are checked before any is taken, so a refused
+  // call moves nothing; an id given twice takes its last pose.
+  setColliderTransforms(colliders, positions = null, rotations = null) {
+    const name = 'cloth_set_collider_transforms';
+    const list = Array.from(colliders, (c) => (c instanceof Collider ? c.id : c));
+    if (list.some((id) => !Number.isInteger(id) || id < 0 || id > 0xffffffff)) throw new ClothError(Status.ERR_OUT_OF_RANGE, name);
+    const ids = Uint32Array.from(list);
+    const records = (values, width, what) => {
+      if (values === null) return null;
+      const flat = values instanceof Float32Array ? values : Float32Array.from(Array.from(values).flat());
+      if (flat.length !== width * ids.length) {
+        throw new RangeError(`${what}: expected ${ids.length} records of ${width} numbers, got ${flat.length} numbers`);
+      }
+      return flat;
+    };
+    const p = records(positions, 3, 'positions');
+    const q = records(rotations, 4, 'rotations');
+    check(C.setColliderTransforms(this.handle, ids, ids.length, p, q), name);
   }
 
   _add(name, fn, args) {

@@ -445,6 +445,8 @@ SIGNATURES = {
     # skin.h
     "cloth_set_skin_targets": (c_status, [c_cloth_p, c_float_p, _SZ]),
     "cloth_set_max_distances": (c_status, [c_cloth_p, c_float_p, _SZ]),
+    "cloth_set_skin_normals": (c_status, [c_cloth_p, c_float_p, _SZ]),
+    "cloth_set_backstops": (c_status, [c_cloth_p, c_float_p, _SZ]),
     "cloth_unpin": (c_status, [c_cloth_p, _U32]),
     # colliders
     "cloth_add_sphere": (c_status, [c_cloth_p, c_float_p, _F, c_uint32_p]),
@@ -463,6 +465,7 @@ SIGNATURES = {
     "cloth_set_collider_friction": (c_status, [c_cloth_p, _U32, _F]),
     "cloth_set_collider_thickness": (c_status, [c_cloth_p, _U32, _F]),
     "cloth_set_collider_transform": (c_status, [c_cloth_p, _U32, c_float_p, c_float_p]),
+    "cloth_set_collider_transforms": (c_status, [c_cloth_p, c_uint32_p, _U32, c_float_p, c_float_p]),
     "cloth_get_collider_transform": (c_status, [c_cloth_p, _U32, c_float_p, c_float_p]),
     "cloth_remove_collider": (c_status, [c_cloth_p, _U32]),
     # forces

@@ -669,6 +669,31 @@ class Cloth:
         check(lib().cloth_set_max_distances(handle, ptr, 0), "cloth_set_max_distances")
         del keep
 
+    def set_skin_normals(self, normals):
+        """The skin's outward normal at every particle's skin target as the
+        animation has it at the end of the next step (n xyz triples, as
+        :meth:`set_skin_targets` takes them): each of unit length, or
+        exactly 0 for none. Only the backstops (:meth:`set_backstops`) use
+        them. Allocates on the first call of this or of set_backstops."""
+        handle = self._live()
+        ptr, stride, keep = _buffers.write_vec3(normals, self._count, "set_skin_normals")
+        check(lib().cloth_set_skin_normals(handle, ptr, stride), "cloth_set_skin_normals")
+        del keep
+
+    def set_backstops(self, backstops):
+        """Every particle's backstop: n (distance, radius) pairs (a sequence
+        of pairs, a flat sequence of 2n numbers or an (n, 2) array), m. The
+        particle is kept out of a ball of that radius (>= 0; 0 for none)
+        whose surface lies `distance` behind its skin target along the skin
+        normal: a large radius makes it a plane. Allocates on the first call
+        of this or of :meth:`set_skin_normals`."""
+        handle = self._live()
+        ptr, count, keep = _buffers.write_records(backstops, 2, "set_backstops")
+        if count != self._count:
+            raise ValueError("set_backstops: expected %d (distance, radius) pairs, got %d" % (self._count, count))
+        check(lib().cloth_set_backstops(handle, ptr, 0), "cloth_set_backstops")
+        del keep
+
     # --- colliders -----------------------------------------------------------
 
     def _add(self, function, args, friction, thickness):
@@ -681,6 +706,32 @@ class Cloth:
         if thickness is not None:
             collider.set_thickness(thickness)
         return collider
+
+    def set_collider_transforms(self, colliders_or_ids, positions=None, rotations=None):
+        """Move many colliders at once (a character's body, once per frame):
+        the k-th collider (a :class:`Collider` or its id) heads for the k-th
+        position (xyz) and the k-th unit quaternion (x, y, z, w), as
+        :meth:`Collider.set_transform` would; `positions` k triples and
+        `rotations` k 4-tuples (sequences, flat sequences or arrays), either
+        None to keep every one. Every pose and id is checked before any is
+        taken, so a refused call moves nothing; an id given twice takes its
+        last pose."""
+        name = "cloth_set_collider_transforms"
+        handle = self._live()
+        ids = [_u32(c, name, Status.ERR_OUT_OF_RANGE) for c in colliders_or_ids]
+        count = len(ids)
+        id_buf = (ctypes.c_uint32 * count)(*ids)
+        pos_ptr = rot_ptr = pos_keep = rot_keep = None
+        if positions is not None:
+            pos_ptr, n, pos_keep = _buffers.write_records(positions, 3, "positions")
+            if n != count:
+                raise ValueError("set_collider_transforms: %d colliders but %d positions" % (count, n))
+        if rotations is not None:
+            rot_ptr, n, rot_keep = _buffers.write_records(rotations, 4, "rotations")
+            if n != count:
+                raise ValueError("set_collider_transforms: %d colliders but %d rotations" % (count, n))
+        check(lib().cloth_set_collider_transforms(handle, id_buf, _u32(count, name), pos_ptr, rot_ptr), name)
+        del pos_keep, rot_keep
 
     def add_sphere(self, center, radius, friction=None, thickness=None):
         """A sphere of `radius` m at `center`. Returns a :class:`Collider`."""

@@ -4,8 +4,9 @@
 // every particle and its exceptions come out of step(); then every function
 // added with the rest of the API: meshes, colliders, parameters, the smooth
 // surface, springs, snapshots and the state hash, statistics, the watchdog,
-// threads, task hooks, the external force hook, a host integrator and
-// materials. Run by
+// threads, task hooks, the external force hook, a host integrator,
+// materials, skin normals and backstops, many colliders moved at once, and the
+// snapshot of a worn cloth. Run by
 // tests/ffi/run_node_example.cmake next to a copy of clothsim.js.
 
 const assert = require('node:assert/strict');
@@ -482,6 +483,156 @@ check('snapshots restore the state hash; bad ones change nothing', () => {
   assert.equal(cloth.stateHash(), later);
   assert.throws(() => cloth.loadState('CLTHSNAP'), TypeError);
   cloth.destroy();
+});
+
+// A flat 6 x 6 sheet worn on its skin: targets where it starts, outward normals
+// +y, free within 0.1 m; gravity pushes it backward (-y). With `backstop`
+// ([distance, radius]) every particle has that ball behind it.
+function sheet(backstop = null) {
+  const cloth = clothsim.Cloth.grid(6, 6, { spacing: 0.05 });
+  cloth.setSkinTargets(cloth.positions());
+  cloth.setMaxDistances(new Array(cloth.count).fill(0.1));
+  cloth.setSkinNormals(new Array(cloth.count).fill([0, 1, 0]));
+  if (backstop !== null) cloth.setBackstops(new Array(cloth.count).fill(backstop));
+  return cloth;
+}
+
+const heights = (cloth) => Array.from(cloth.positions()).filter((_, k) => k % 3 === 1);
+
+check('a backstop keeps a skinned sheet from sinking deeper than its distance; refusals change nothing', () => {
+  const free = stepped(sheet(), 60);
+  for (const y of heights(free)) assert.ok(Math.abs(y + 0.1) < 1e-4, `free: ${y}`); // the max distance only
+  free.destroy();
+  for (const radius of [10, 0.5]) { // a plane 2 cm behind the skin, then a ball
+    const cloth = stepped(sheet([0.02, radius]), 60);
+    for (const y of heights(cloth)) {
+      assert.ok(y >= -0.02 - 1e-4, `radius ${radius}: ${y} deeper than the backstop`);
+      assert.ok(Math.abs(y + 0.02) < 1e-4, `radius ${radius}: ${y} not on the backstop`);
+    }
+    cloth.destroy();
+  }
+  const flat = sheet();
+  flat.setBackstops(new Float32Array(2 * flat.count).fill(0.02).map((v, k) => (k % 2 ? 10 : v)));
+  stepped(flat, 60);
+  for (const y of heights(flat)) assert.ok(y >= -0.02 - 1e-4);
+  flat.destroy();
+
+  const invalid = isStatus(clothsim.Status.ERR_INVALID_ARGUMENT);
+  const cloth = stepped(sheet([0.02, 10]), 1);
+  const n = cloth.count;
+  const before = cloth.saveState();
+  const up = new Array(n).fill([0, 1, 0]);
+  assert.throws(() => cloth.setSkinNormals([[0, 2, 0], ...up.slice(1)]), invalid); // not unit
+  assert.throws(() => cloth.setSkinNormals([...up.slice(1), [NaN, 1, 0]]), invalid);
+  assert.throws(() => cloth.setSkinNormals(up.slice(1)), RangeError);
+  assert.throws(() => cloth.setBackstops(new Array(n).fill([0.02, -1])), invalid); // negative radius
+  assert.throws(() => cloth.setBackstops(new Array(n).fill([NaN, 1])), invalid);
+  assert.throws(() => cloth.setBackstops(new Array(n).fill([0.02, Infinity])), invalid);
+  assert.throws(() => cloth.setBackstops(new Array(n - 1).fill([0.02, 1])), RangeError);
+  assert.deepEqual(cloth.saveState(), before);
+  cloth.setSkinNormals([...new Array(n - 1).fill([0, 0, 0]), [1, 0, 0]]); // 0: none
+  cloth.setBackstops(new Array(n).fill([-0.05, 0]));
+  assert.notDeepEqual(cloth.saveState(), before);
+  cloth.destroy();
+});
+
+// A cloth over three colliders of different kinds.
+function body() {
+  const cloth = clothsim.Cloth.grid(8, 8, { spacing: 0.05, origin: [-0.175, 0.3, -0.175] });
+  const box = boxPlanes([0.1, 0.1, 0.1]).map(([x, y, z, d]) => [x, y, z, d + 0.3 * y]); // about (0, -0.3, 0)
+  const colliders = [
+    cloth.addSphere([0, 0, 0], 0.2),
+    cloth.addCapsule([-0.2, -0.1, 0], [0.2, -0.1, 0], 0.1),
+    cloth.addConvex(box),
+  ];
+  return { cloth, colliders };
+}
+
+check('setColliderTransforms equals one setTransform per collider; refusals move nothing', () => {
+  const batch = body();
+  const one = body();
+  const positions = [[0, 0.05, 0], [0, -0.05, 0.1], [0.1, -0.2, 0]];
+  const rotations = [[0, 0, 0, 1], [0, 0.6, 0, 0.8], [0, 0, 0.28, 0.96]];
+  for (let frame = 0; frame < 6; frame++) {
+    const moved = positions.map(([x, y, z]) => [x + 0.01 * frame, y, z]);
+    if (frame % 3 === 0) {
+      batch.cloth.setColliderTransforms(batch.colliders, moved, rotations);
+      one.colliders.forEach((c, k) => c.setTransform(moved[k], rotations[k]));
+    } else if (frame % 3 === 1) { // ids, positions only, flat
+      batch.cloth.setColliderTransforms(batch.colliders.map((c) => c.id), Float32Array.from(moved.flat()));
+      one.colliders.forEach((c, k) => c.setTransform(moved[k]));
+    } else { // rotations only
+      batch.cloth.setColliderTransforms(batch.colliders, null, rotations);
+      one.colliders.forEach((c, k) => c.setTransform(null, rotations[k]));
+    }
+    assert.deepEqual(batch.colliders.map((c) => c.transform()), one.colliders.map((c) => c.transform()));
+    stepped(batch.cloth, 1);
+    stepped(one.cloth, 1);
+    assert.equal(batch.cloth.stateHash(), one.cloth.stateHash());
+    assert.deepEqual(batch.cloth.saveState(), one.cloth.saveState());
+  }
+  const first = batch.colliders[0];
+  batch.cloth.setColliderTransforms([first, first], [[1, 0, 0], [2, 0, 0]]); // the last pose wins
+  assert.deepEqual(first.transform().position, [2, 0, 0]);
+  batch.cloth.setColliderTransforms([]);
+
+  const invalid = isStatus(clothsim.Status.ERR_INVALID_ARGUMENT);
+  const outOfRange = isStatus(clothsim.Status.ERR_OUT_OF_RANGE);
+  const { cloth, colliders } = one;
+  const before = cloth.saveState();
+  const where = [[0.5, 0.5, 0.5], [0.5, 0.5, 0.5], [0.5, 0.5, 0.5]];
+  assert.throws(() => cloth.setColliderTransforms(colliders, [...where.slice(0, 2), [NaN, 0, 0]]), invalid);
+  assert.throws(() => cloth.setColliderTransforms(colliders, where, [[0, 0, 0, 1], [0, 0, 0, 1], [0, 0, 0, 2]]), invalid);
+  assert.throws(() => cloth.setColliderTransforms([...colliders, 999], [...where, [0, 0, 0]]), outOfRange);
+  assert.throws(() => cloth.setColliderTransforms([colliders[0], 999], [[0, 0, 0], [Infinity, 0, 0]]), invalid); // poses first
+  assert.throws(() => cloth.setColliderTransforms([-1], [[0, 0, 0]]), outOfRange);
+  assert.throws(() => cloth.setColliderTransforms(colliders, where.slice(0, 2)), RangeError);
+  assert.throws(() => cloth.setColliderTransforms(colliders, null, [[0, 0, 0, 1]]), RangeError);
+  assert.deepEqual(cloth.saveState(), before);
+  batch.cloth.destroy();
+  cloth.destroy();
+});
+
+check('a worn cloth (frame, skin normals, backstops, mesh collider) saves version 3 and loads back', () => {
+  const worn = () => {
+    const cloth = clothsim.Cloth.grid(6, 6, { spacing: 0.05, vAxis: [0, -1, 0] });
+    cloth.setInertia(0.5, 0.25);
+    cloth.setSkinTargets(cloth.positions());
+    cloth.setMaxDistances([...new Array(6).fill(0), ...new Array(cloth.count - 6).fill(0.08)]);
+    cloth.setSkinNormals(new Array(cloth.count).fill([0, 0, 1]));
+    cloth.setBackstops(new Array(cloth.count).fill([0.01, 1]));
+    const { vertices, triangles } = boxMesh([0.1, 0.1, 0.1]);
+    cloth.addTriangleMesh(vertices.map(([x, y, z]) => [x + 0.125, y - 0.15, z - 0.15]), triangles).setThickness(0.01);
+    return cloth;
+  };
+  const animate = (cloth, from, frames) => {
+    for (let k = from; k < from + frames; k++) {
+      cloth.setFrame([0.02 * k, 0, 0], [0, Math.sin(0.01 * k), 0, Math.cos(0.01 * k)]);
+      cloth.setSkinTargets(Array.from(cloth.positions(), (v, i) => (i % 3 === 0 ? v + 0.001 * k : v)));
+      cloth.setSkinNormals(new Array(cloth.count).fill([0, Math.sin(0.02 * k), Math.cos(0.02 * k)]));
+      cloth.step(1 / 60);
+    }
+  };
+  const cloth = worn();
+  animate(cloth, 0, 5);
+  const snapshot = cloth.saveState();
+  assert.equal(snapshot.readUInt32LE(8), 3);
+  const saved = cloth.stateHash();
+  animate(cloth, 5, 5);
+  const later = cloth.stateHash();
+  assert.notEqual(later, saved);
+  cloth.loadState(snapshot);
+  assert.equal(cloth.stateHash(), saved);
+  assert.deepEqual(cloth.saveState(), snapshot);
+  animate(cloth, 5, 5);
+  assert.equal(cloth.stateHash(), later);
+  const twin = worn();
+  twin.loadState(snapshot);
+  assert.deepEqual(twin.saveState(), snapshot);
+  animate(twin, 5, 5);
+  assert.equal(twin.stateHash(), later);
+  cloth.destroy();
+  twin.destroy();
 });
 
 check('the watchdog restores the state and reports the trip', () => {

@@ -25,6 +25,12 @@
  *   - a step whose task hooks skipped, repeated or misplaced an item does not
  *     return CLOTH_OK (and, refused, changes nothing);
  *   - pinning every particle, one call each, puts each on its own target;
+ *   - moving many colliders in one call leaves the cloth as the same calls
+ *     one by one would; it is refused only when one of those is, with
+ *     CLOTH_ERR_INVALID_ARGUMENT if one of them is refused so (every pose is
+ *     checked before any id), else CLOTH_ERR_OUT_OF_RANGE;
+ *   - skin normals and backstops the header allows are taken, values it
+ *     forbids refused;
  *   - every spring's rest length, squared, is a normal float; the smooth
  *     surface is finite, and every read-back works into a buffer at any
  *     byte address (UBSan sees a misaligned access).
@@ -77,8 +83,10 @@
 #define FZ_MAX_OPS 60u
 /* particles x substeps x (iterations, for the position-based integrators) */
 #define FZ_BUDGET 40000.0
-/* a snapshot of the largest cloth with every particle pinned and skinned */
-#define FZ_SNAP_BYTES 600000u
+/* a snapshot of the largest cloth with every particle pinned, skinned and
+ * given a backstop (88 + 32 bytes a particle), and 60 triangle-mesh colliders
+ * of FZ_MESH_VERTS vertices: about 690 KB */
+#define FZ_SNAP_BYTES (1u << 20)
 
 /* FUZZ_API_TRACE=1 in the environment (replay program): print every call. */
 static int g_trace;
@@ -557,7 +565,18 @@ static void fz_call_back(uint8_t where)
     case 12: /* the high bits pick a variant (seeds below 16 keep the first) */
         s = (h->cb_which >> 4) & 1u ? cloth_set_triangle_mesh_vertices(c, 1u, buf, 0u) : cloth_remove_collider(c, 1u);
         break;
-    case 13: s = cloth_set_substeps(c, 2u); break;
+    case 13: { /* the high bits pick a variant (the seeds below 16 keep the first) */
+        static const float zeros[3u * FZ_BIG_SIDE * FZ_BIG_SIDE]; /* no normal; distance 0, no ball */
+        static const cloth_collider_id one[1] = {1u};
+        static const float q[4] = {0.0f, 0.0f, 0.0f, 1.0f};
+        switch ((h->cb_which >> 4) % 4u) {
+        case 0: s = cloth_set_substeps(c, 2u); break;
+        case 1: s = cloth_set_skin_normals(c, zeros, 0u); break;
+        case 2: s = cloth_set_backstops(c, zeros, 0u); break;
+        default: s = cloth_set_collider_transforms(c, one, 1u, p, q); break;
+        }
+        break;
+    }
     case 14: {
         static const float planes[24] = {
             1.0f, 0.0f, 0.0f, -0.5f, -1.0f, 0.0f, 0.0f, -0.5f, 0.0f, 1.0f, 0.0f, -0.5f,
@@ -932,7 +951,7 @@ static cloth_status setup_mesh(fz_world *w, fz *f)
     X(PBD_PARAMS) X(SPRINGS) X(NULLS) X(STRAIN_LIMIT) X(TETHER_SCHEDULE) X(LEVEL_SWEEPS)            \
     X(CALLBACK) X(TASK_HOOKS) X(PIN_ALL) X(SMOOTH) X(SKIN_TARGETS) X(MAX_DISTANCES) X(TAPERED)    \
     X(INVERSE_MASSES) X(PARTICLE_RADIUS) X(FRAME) X(INERTIA) X(TELEPORT) X(CONVEX) X(TRI_MESH)     \
-    X(MESH_VERTICES)
+    X(MESH_VERTICES) X(SKIN_NORMALS) X(BACKSTOPS) X(COLLIDER_TRANSFORMS)
 #define FZ_OP_ENUM(name) OP_##name,
 #define FZ_OP_NAME(name) #name,
 enum op { FZ_OPS(FZ_OP_ENUM) OP_COUNT };
@@ -1039,7 +1058,9 @@ static void op_snapshot_corrupt(fz_world *w, fz *f)
     FZ_CALL(w, cloth_load_state(w->cloth, buf, len));
 }
 
-/* Raw fuzzer bytes as a snapshot, with the magic and a version (1 or 2) put in front. */
+/* Raw fuzzer bytes as a snapshot, with the magic and a version (1, 2 or 3)
+ * put in front: a version 3 one has its sections measured against the
+ * recorded size before the checksum is looked at. */
 static void op_snapshot_foreign(fz_world *w, fz *f)
 {
     static unsigned char buf[4096];
@@ -1049,7 +1070,8 @@ static void op_snapshot_foreign(fz_world *w, fz *f)
         buf[i] = fz_u8(f);
     }
     if (len >= 12u && (buf[0] & 1u)) {
-        const unsigned char version = (buf[0] & 2u) ? 2u : 1u; /* both load */
+        /* 1 and 2 load; bit 2, which the older seeds leave clear, asks for 3 */
+        const unsigned char version = (buf[0] & 4u) ? 3u : (buf[0] & 2u) ? 2u : 1u;
         memcpy(buf, "CLTHSNAP\x01\x00\x00\x00", 12);
         buf[8] = version;
     }
@@ -1494,6 +1516,218 @@ static void op_mesh_vertices(fz_world *w, fz *f)
     }
 }
 
+/* ---- skin normals, backstops, many colliders at once -------------------- */
+
+/* A squared length the library must take as a skin normal (unit, or every
+ * component 0), one it must refuse (not finite, or far enough from 1 and 0
+ * that float rounding cannot matter), or neither: within the margins of its
+ * 1e-3 tolerance, or so short that its square underflows to 0 in float. */
+typedef enum { FZ_TAKE, FZ_REFUSE, FZ_EITHER } fz_verdict;
+
+static fz_verdict normal_verdict(const float n[3])
+{
+    if (!(isfinite(n[0]) && isfinite(n[1]) && isfinite(n[2]))) {
+        return FZ_REFUSE;
+    }
+    if (n[0] == 0.0f && n[1] == 0.0f && n[2] == 0.0f) {
+        return FZ_TAKE;
+    }
+    const double x = (double)n[0], y = (double)n[1], z = (double)n[2];
+    const double n2 = x * x + y * y + z * z;
+    if (fabs(n2 - 1.0) <= 0.9e-3) {
+        return FZ_TAKE;
+    }
+    return fabs(n2 - 1.0) > 1.1e-3 && n2 >= 1e-30 ? FZ_REFUSE : FZ_EITHER;
+}
+
+/* cloth_set_skin_normals(): one fuzzed direction made unit (or left as it
+ * is), the same for every particle or turning about y from one to the next,
+ * every fourth one 0 (none), one value replaced, any stride, or NULL. Taken
+ * when the stride and every normal are good, refused when one is not. */
+static void op_skin_normals(fz_world *w, fz *f)
+{
+    const size_t stride = fz_stride(f);
+    const size_t sb = stride_valid(stride) ? stride_bytes_of(stride) : 12u;
+    float dir[3];
+    fz_vec(f, dir, 3);
+    const uint8_t mode = fz_u8(f);
+    const float turn = fz_float(f);
+    if (!(mode & 8u)) {
+        const double x = (double)dir[0], y = (double)dir[1], z = (double)dir[2];
+        const double len = sqrt(x * x + y * y + z * z);
+        if (isfinite(len) && len > 1e-30) {
+            dir[0] = (float)(x / len);
+            dir[1] = (float)(y / len);
+            dir[2] = (float)(z / len);
+        } else {
+            dir[0] = dir[2] = 0.0f;
+            dir[1] = 1.0f;
+        }
+    }
+    const float a = isfinite(turn) && fabsf(turn) <= 100.0f ? turn : 0.0f;
+    memset(w->buf_a, 0xA5, sb * w->count + 16u);
+    for (uint32_t i = 0; i < w->count; ++i) {
+        float n[3] = {dir[0], dir[1], dir[2]};
+        if (mode & 1u) {
+            const float cs = cosf(a * (float)i), sn = sinf(a * (float)i);
+            n[0] = cs * dir[0] + sn * dir[2];
+            n[2] = cs * dir[2] - sn * dir[0];
+        }
+        if ((mode & 2u) && i % 4u == 0u) {
+            n[0] = n[1] = n[2] = 0.0f;
+        }
+        memcpy(w->buf_a + sb * i, n, sizeof n);
+    }
+    if ((mode & 4u) && w->count > 0u) {
+        const float value = fz_float(f);
+        const size_t at = sb * (fz_u8(f) % w->count), component = 4u * (fz_u8(f) % 3u);
+        memcpy(w->buf_a + at + component, &value, sizeof value);
+    }
+    const bool null = (mode & 0x10u) != 0u;
+    fz_verdict verdict = null || !stride_valid(stride) ? FZ_REFUSE : FZ_TAKE;
+    for (uint32_t i = 0; verdict != FZ_REFUSE && i < w->count; ++i) {
+        float n[3];
+        memcpy(n, w->buf_a + sb * i, sizeof n);
+        const fz_verdict one = normal_verdict(n);
+        verdict = one == FZ_TAKE ? verdict : one;
+    }
+    if (g_trace) {
+        fprintf(stderr, "  skin normals: %g %g %g, mode %u, stride %zu, %s\n", (double)dir[0], (double)dir[1],
+                (double)dir[2], mode, stride,
+                verdict == FZ_TAKE ? "to be taken" : verdict == FZ_REFUSE ? "to be refused" : "either");
+    }
+    cloth_status st;
+    FZ_CALL(w, st = cloth_set_skin_normals(w->cloth, null ? NULL : (const float *)(void *)w->buf_a, stride));
+    if (verdict == FZ_REFUSE) {
+        FZ_REQUIRE(st == CLOTH_ERR_INVALID_ARGUMENT);
+    } else if (verdict == FZ_TAKE) {
+        FZ_REQUIRE(st == CLOTH_OK || (st == CLOTH_ERR_OUT_OF_MEMORY && w->host_alloc));
+    }
+}
+
+/* cloth_set_backstops(): (distance, radius) from two fuzzed values, the
+ * distance scaled per particle (of either sign), every third radius 0 (no
+ * ball), one value replaced; packed, 8 or 16 bytes apart or any stride of
+ * the table; or NULL. The header's rule decides: a stride of 0 or a multiple
+ * of 4 of at least 8, every distance finite, every radius finite and >= 0,
+ * and their sum finite. */
+static void op_backstops(fz_world *w, fz *f)
+{
+    const float d = fz_float(f), r = fz_float(f);
+    const uint8_t mode = fz_u8(f);
+    static const size_t plain[3] = {0u, 8u, 16u};
+    const size_t stride = ((mode >> 4) & 3u) == 3u ? fz_stride(f) : plain[(mode >> 4) & 3u];
+    const bool stride_ok = stride == 0u || (stride >= 8u && stride % 4u == 0u && stride < FZ_HUGE_STRIDE);
+    const size_t sb = stride_ok && stride != 0u ? stride : 8u;
+    memset(w->buf_a, 0xA5, sb * w->count + 16u);
+    for (uint32_t i = 0; i < w->count; ++i) {
+        float b[2];
+        b[0] = (mode & 1u) ? d * (float)((int)(i % 5u) - 2) : d;
+        b[1] = (mode & 2u) && i % 3u == 0u ? 0.0f : (mode & 4u) ? fabsf(r) : r;
+        memcpy(w->buf_a + sb * i, b, sizeof b);
+    }
+    if ((mode & 8u) && w->count > 0u) {
+        const float value = fz_float(f);
+        const size_t at = sb * (fz_u8(f) % w->count), component = 4u * (fz_u8(f) % 2u);
+        memcpy(w->buf_a + at + component, &value, sizeof value);
+    }
+    const bool null = (mode & 0x40u) != 0u;
+    bool valid = !null && stride_ok;
+    for (uint32_t i = 0; valid && i < w->count; ++i) {
+        float b[2];
+        memcpy(b, w->buf_a + sb * i, sizeof b);
+        /* the same expression as the header's rule, so the same rounding */
+        valid = isfinite(b[0]) && b[1] >= 0.0f && isfinite(b[1]) && isfinite(b[0] + b[1]);
+    }
+    if (g_trace) {
+        fprintf(stderr, "  backstops: distance %g, radius %g, mode %u, stride %zu, %s\n", (double)d, (double)r, mode,
+                stride, valid ? "valid" : "invalid");
+    }
+    cloth_status st;
+    FZ_CALL(w, st = cloth_set_backstops(w->cloth, null ? NULL : (const float *)(void *)w->buf_a, stride));
+    if (valid) {
+        FZ_REQUIRE(st == CLOTH_OK || (st == CLOTH_ERR_OUT_OF_MEMORY && w->host_alloc));
+    } else {
+        FZ_REQUIRE(st == CLOTH_ERR_INVALID_ARGUMENT);
+    }
+}
+
+/* cloth_set_collider_transforms(): up to 16 colliders (ids added here or odd
+ * ones, repeats too), each a fuzzed position and a unit quaternion about a
+ * fuzzed angle or four raw values; either array NULL, or the ids. Then the
+ * same calls one by one from the state before (a snapshot loaded back):
+ * taken, they must all be taken and leave the snapshot the batch left;
+ * refused, the batch's status must be INVALID_ARGUMENT if one of them is,
+ * else OUT_OF_RANGE if one of them is (every pose is checked before any
+ * id), and never a refusal none of them makes. */
+static void op_collider_transforms(fz_world *w, fz *f)
+{
+    static unsigned char before[FZ_SNAP_BYTES], batch[FZ_SNAP_BYTES];
+    cloth_collider_id ids[16];
+    float pos[3u * 16u], rot[4u * 16u];
+    const uint8_t mode = fz_u8(f);
+    const uint32_t count = fz_u8(f) % 17u;
+    for (uint32_t k = 0; k < count; ++k) {
+        ids[k] = fz_collider_id(w, f);
+        fz_vec(f, pos + 3u * k, 3);
+        float *q = rot + 4u * k;
+        if (mode & 2u) { /* a proper unit quaternion about x, y or z */
+            const float a = fz_float(f);
+            q[0] = q[1] = q[2] = 0.0f;
+            q[k % 3u] = sinf(a);
+            q[3] = cosf(a);
+        } else {
+            fz_vec(f, q, 4);
+        }
+    }
+    const float *p = (mode & 4u) ? NULL : pos;
+    const float *q = (mode & 1u) ? NULL : rot;
+    const cloth_collider_id *id_list = (mode & 8u) ? NULL : ids;
+    if (g_trace) {
+        fprintf(stderr, "  collider transforms: %u colliders%s%s%s\n", count, id_list ? "" : ", ids NULL",
+                p ? "" : ", positions NULL", q ? "" : ", rotations NULL");
+    }
+    const size_t size = snapshot(w->cloth, before);
+    cloth_status st;
+    FZ_CALL(w, st = cloth_set_collider_transforms(w->cloth, id_list, count, p, q));
+    if (id_list == NULL) {
+        FZ_REQUIRE(st == (count > 0u ? CLOTH_ERR_INVALID_ARGUMENT : CLOTH_OK));
+        return;
+    }
+    FZ_REQUIRE(st == CLOTH_OK || st == CLOTH_ERR_INVALID_ARGUMENT || st == CLOTH_ERR_OUT_OF_RANGE);
+    const size_t moved = st == CLOTH_OK ? snapshot(w->cloth, batch) : 0u;
+    if (st == CLOTH_OK) {
+        /* back to where the batch started (a refused one changed nothing) */
+        const cloth_status back = cloth_load_state(w->cloth, before, size);
+        if (back == CLOTH_ERR_OUT_OF_MEMORY && (w->alloc.fail_at != 0u || w->alloc.fail_mask != 0u)) {
+            return; /* an injected failure: the cloth stays as the batch left it */
+        }
+        FZ_REQUIRE(back == CLOTH_OK);
+    }
+    bool invalid = false, unknown = false;
+    for (uint32_t k = 0; k < count; ++k) {
+        const cloth_status one = cloth_set_collider_transform(w->cloth, ids[k], p ? p + 3u * k : NULL,
+                                                              q ? q + 4u * k : NULL);
+        if (g_trace) {
+            fprintf(stderr, "    one by one: id %u -> %s\n", ids[k], cloth_status_string(one));
+        }
+        FZ_REQUIRE(one == CLOTH_OK || one == CLOTH_ERR_INVALID_ARGUMENT || one == CLOTH_ERR_OUT_OF_RANGE);
+        invalid = invalid || one == CLOTH_ERR_INVALID_ARGUMENT;
+        unknown = unknown || one == CLOTH_ERR_OUT_OF_RANGE;
+    }
+    if (st == CLOTH_OK) {
+        FZ_REQUIRE(!invalid && !unknown);
+        const size_t again = snapshot(w->cloth, w->snap_b);
+        FZ_REQUIRE(again == moved && memcmp(batch, w->snap_b, moved) == 0);
+        return;
+    }
+    FZ_REQUIRE(st == (invalid ? CLOTH_ERR_INVALID_ARGUMENT : CLOTH_ERR_OUT_OF_RANGE));
+    FZ_REQUIRE(invalid || unknown);
+    /* the calls one by one moved some: put the cloth back as the refusal left it */
+    const cloth_status back = cloth_load_state(w->cloth, before, size);
+    FZ_REQUIRE(back == CLOTH_OK || (back == CLOTH_ERR_OUT_OF_MEMORY && (w->alloc.fail_at != 0u || w->alloc.fail_mask != 0u)));
+}
+
 static void run_op(fz_world *w, fz *f, uint8_t op)
 {
     cloth_t *c = w->cloth;
@@ -1839,6 +2073,15 @@ static void run_op(fz_world *w, fz *f, uint8_t op)
         FZ_REQUIRE(cloth_set_triangle_mesh_vertices(NULL, 1u, tri, 0u) == CLOTH_ERR_INVALID_ARGUMENT);
         FZ_REQUIRE(cloth_get_triangle_mesh_vertices(c, 1u, NULL, 0u) == CLOTH_ERR_INVALID_ARGUMENT);
         FZ_REQUIRE(cloth_get_triangle_mesh_vertices(NULL, 1u, mesh_out, 0u) == CLOTH_ERR_INVALID_ARGUMENT);
+        const cloth_collider_id one = 1u;
+        FZ_REQUIRE(cloth_set_skin_normals(c, NULL, 0u) == CLOTH_ERR_INVALID_ARGUMENT);
+        FZ_REQUIRE(cloth_set_skin_normals(NULL, tri, 0u) == CLOTH_ERR_INVALID_ARGUMENT);
+        FZ_REQUIRE(cloth_set_backstops(c, NULL, 0u) == CLOTH_ERR_INVALID_ARGUMENT);
+        FZ_REQUIRE(cloth_set_backstops(NULL, tri, 0u) == CLOTH_ERR_INVALID_ARGUMENT);
+        FZ_REQUIRE(cloth_set_collider_transforms(c, NULL, 1u, tri, NULL) == CLOTH_ERR_INVALID_ARGUMENT);
+        FZ_REQUIRE(cloth_set_collider_transforms(NULL, &one, 1u, tri, NULL) == CLOTH_ERR_INVALID_ARGUMENT);
+        FZ_REQUIRE(cloth_set_collider_transforms(NULL, NULL, 0u, NULL, NULL) == CLOTH_ERR_INVALID_ARGUMENT);
+        FZ_REQUIRE(cloth_set_collider_transforms(c, NULL, 0u, NULL, NULL) == CLOTH_OK); /* none: nothing to do */
         cloth_destroy(NULL);
         break;
     }
@@ -1863,6 +2106,9 @@ static void run_op(fz_world *w, fz *f, uint8_t op)
     case OP_CONVEX: op_convex(w, f); break;
     case OP_TRI_MESH: op_tri_mesh(w, f); break;
     case OP_MESH_VERTICES: op_mesh_vertices(w, f); break;
+    case OP_SKIN_NORMALS: op_skin_normals(w, f); break;
+    case OP_BACKSTOPS: op_backstops(w, f); break;
+    case OP_COLLIDER_TRANSFORMS: op_collider_transforms(w, f); break;
     case OP_COUNT: break;
     }
 }

@@ -440,6 +440,141 @@ for where in (0, 2):
         seed(f"callback_{where}_{which}", grid(6, 6) + op("TRI_MESH", u8(0), stride(0), box(c=(0, -0.5, 0))) +
              op("CALLBACK", u8(where), u8(which)) + hooks + FRAMES)
 
+# backstops: a skinned sheet with outward normals (unit, turning, some 0) and a
+# ball behind every particle (a plane, then bumps), stepped, snapshotted,
+# corrupted with the checksum made right again; then refusals: normals not
+# unit or NaN, NULL, odd strides; radii negative or infinite, a distance NaN,
+# a sum past the float range, a stride below 8
+SHEET = op("SKIN_TARGETS", stride(0), vec(0, 0, 0), u8(0)) + op("MAX_DISTANCES", f(0.125), u8(0))
+
+
+def at(offset, size):
+    """SNAPSHOT_CORRUPT's u16 that sets byte `offset` of a snapshot of `size` bytes (bit 15: set, not flip)."""
+    return u16(0x8000 | ((offset - 0x8000) % size))
+
+
+# the 8 x 8 sheet's snapshot: 64 + 28 * 64 bytes, then the word (1856), the
+# skin (1860), the backstops' normals (3652) ... radii (5444), the checksum
+BACKSTOPS_SNAP = 64 + 28 * 64 + 4 + 28 * 64 + 32 * 64 + 8
+seed("backstops", grid(8, 8) + SHEET +
+     op("SKIN_NORMALS", stride(0), vec(0, 1, 0), u8(0), f(0)) + op("BACKSTOPS", f(0.0625), f(10), u8(0)) + FRAMES +
+     op("SKIN_NORMALS", stride(16), vec(0, 1, 0.25), u8(1 | 2), f(0.125)) +
+     op("BACKSTOPS", f(0.01), f(0.25), u8(1 | 2 | (1 << 4))) + FRAMES + op("SNAPSHOT_ROUNDTRIP", u8(2)) +
+     op("SNAPSHOT_CORRUPT", u8(1), at(3652 + 3, BACKSTOPS_SNAP), u8(0x7F), u8(4)) +  # a normal 1.7e38 long
+     op("SNAPSHOT_CORRUPT", u8(1), at(5444 + 3, BACKSTOPS_SNAP), u8(0xFF), u8(4)) +  # a radius -inf
+     op("SNAPSHOT_CORRUPT", u8(1), at(1856, BACKSTOPS_SNAP), u8(0x04), u8(4)) + FRAMES)  # backstops, no skin
+seed("backstops_hostile", grid(6, 6) + SHEET +
+     op("SKIN_NORMALS", stride(0), vec(0, 2, 0), u8(8), f(0)) +
+     op("SKIN_NORMALS", stride(0), vec(0, 0.5, 0), u8(8), f(0)) +
+     op("SKIN_NORMALS", stride(0), vec(0, 1, 0), u8(4), f(0), f("nan"), u8(7), u8(1)) +
+     op("SKIN_NORMALS", stride(0), vec(0, 1, 0), u8(4), f(0), f("1+"), u8(3), u8(1)) +
+     op("SKIN_NORMALS", stride(0), vec(0, 1, 0), u8(4 | 2), f(0), f("denorm"), u8(0), u8(0)) +
+     op("SKIN_NORMALS", stride(0), vec(0, 1, 0), u8(0x10), f(0)) +
+     op("SKIN_NORMALS", stride(13), vec(0, 1, 0), u8(0), f(0)) +
+     op("SKIN_NORMALS", stride(8), vec(0, 1, 0), u8(0), f(0)) +
+     op("SKIN_NORMALS", stride(2**64 - 12), vec(0, 1, 0), u8(0), f(0)) +
+     op("SKIN_NORMALS", stride(0), vec("nan", 0, 0), u8(8 | 1), f("inf")) +
+     op("BACKSTOPS", f(0.0625), f(-1), u8(0)) + op("BACKSTOPS", f("nan"), f(1), u8(0)) +
+     op("BACKSTOPS", f(0.0625), f("inf"), u8(0)) + op("BACKSTOPS", f("max"), f("max"), u8(0)) +
+     op("BACKSTOPS", f("-max"), f("max"), u8(4)) + op("BACKSTOPS", f(0.0625), f(1), u8(0x40)) +
+     op("BACKSTOPS", f(0.0625), f(1), u8(3 << 4), stride(4)) +
+     op("BACKSTOPS", f(0.0625), f(1), u8(3 << 4), stride(2**64 - 4)) +
+     op("BACKSTOPS", f(0.0625), f(1), u8(8), f("-0"), u8(5), u8(1)) +
+     op("BACKSTOPS", f(0.0625), f(1), u8(8), f("-1"), u8(5), u8(1)) + FRAMES +
+     op("SNAPSHOT_ROUNDTRIP", u8(1)))
+# the big grid's parallel pass, with the host's task hooks
+seed("backstops_big", grid(BIG, BIG) + op("MAX_DISTANCES", f(0.01), u8(2)) +
+     op("SKIN_NORMALS", stride(0), vec(0, 1, 0), u8(1), f(0.01)) + op("BACKSTOPS", f(0), f(0.5), u8(2)) +
+     op("TASK_HOOKS", u8(0), u8(0)) + FRAMES + op("PIN_ALL", u8(1), f(0.01)) + op("SNAPSHOT_ROUNDTRIP", u8(1)))
+# the host's allocator failing (a 6 x 6 grid makes 6 blocks; the 7th is the
+# first skin or backstop block): the skin's block, then the backstops' after
+# the skin's was made for them (and goes again), then after the max distances'
+for name, first, alloc in (("at_7", "normals", u8(2, 7)), ("at_8", "normals", u8(2, 8)),
+                           ("at_8_skinned", "distances", u8(2, 8)), ("mask", "normals", u8(3) + u32(0x00000180))):
+    head = (op("SKIN_NORMALS", stride(0), vec(0, 1, 0), u8(0), f(0)) if first == "normals" else
+            op("MAX_DISTANCES", f(0.125), u8(0)))
+    seed(f"backstops_alloc_{name}", grid(6, 6, alloc=alloc) + head + op("BACKSTOPS", f(0.0625), f(1), u8(0)) +
+         op("SKIN_NORMALS", stride(0), vec(0, 1, 0), u8(0), f(0)) + op("MAX_DISTANCES", f(0.125), u8(0)) + FRAMES +
+         op("SNAPSHOT_ROUNDTRIP", u8(1)))
+# the worn 8 x 8 sheet's snapshot with its box: 64 + 28 * 64 + 152 bytes, the
+# word (2008), skin (2012), backstops (3804), frame (5852: start position and
+# turn, end position and turn, linear and angular inertia at 5908 and 5912),
+# meshes (5916: count and total, then 5924: vertex count, moving, vertices)
+WORN_SNAP = 64 + 28 * 64 + 152 + 4 + 28 * 64 + 32 * 64 + 64 + 8 + 8 + 36 * 8 + 8
+
+
+def fnv(data):
+    h = 0xCBF29CE484222325
+    for b in data:
+        h = ((h ^ b) * 0x100000001B3) & 0xFFFFFFFFFFFFFFFF
+    return h
+
+
+def foreign_v3():
+    """A version 3 snapshot of no particles and one mesh of 3 vertices, framed
+    and checksummed right: refused only as another cloth's."""
+    body = b"CLTHSNAP" + u32(3) + struct.pack("<f", 360.0) + struct.pack("<Q", 200) + bytes(40)
+    body += u32(32) + u32(1) + u32(3) + u32(3) + u32(0) + bytes(36 * 3)  # meshes: 1, total 3; 3 vertices, still
+    body = u8(5) + body[1:]  # byte 0: bit 0 puts the magic back, bit 2 asks for version 3
+    return body + struct.pack("<Q", fnv(b"CLTHSNAP" + body[8:]))
+
+
+FOREIGN_V3 = foreign_v3()
+# a worn cloth's every section: frame, skin, backstops, a mesh collider; saved,
+# loaded, corrupted (checksum made right) and foreign snapshots of version 3
+seed("snapshot_worn", grid(8, 8) + SHEET + op("INERTIA", f(0.5), f(0.25)) +
+     op("SKIN_NORMALS", stride(0), vec(0, 1, 0), u8(0), f(0)) + op("BACKSTOPS", f(0.0625), f(1), u8(0)) +
+     op("TRI_MESH", u8(0), stride(0), box(c=(0.25, -0.5, 0.25))) +
+     op("FRAME", vec(0.125, 0, 0), u8(2), f(0.25)) + FRAMES + op("SNAPSHOT_ROUNDTRIP", u8(2)) +
+     b"".join(op("SNAPSHOT_CORRUPT", u8(1), at(offset, WORN_SNAP), u8(value), u8(4)) for offset, value in (
+         (8, 2),  # version 2 with the sections after
+         (2008, 0x7F),  # unknown bits in the word
+         (5864 + 3, 0x7F),  # the frame's start turn not a unit quaternion
+         (5908 + 3, 0x40),  # linear inertia 2
+         (5924, 9),  # a mesh of 9 vertices
+         (5928, 2),  # moving 2
+         (5932 + 3, 0xFF),  # a vertex at -inf
+     )) + op("SNAPSHOT_CORRUPT", u8(0), u8(1), u8(16)) + op("SNAPSHOT_FOREIGN", u16(len(FOREIGN_V3)), FOREIGN_V3) +
+     FRAMES)
+
+# many colliders at once: valid poses (repeats, positions or rotations only,
+# none at all), then refusals: a raw quaternion not of unit length, a NaN, an
+# unknown id, a removed one, NULL ids
+BODY = (op("SPHERE", vec(0.25, -0.5, 0.25), f(0.25)) +
+        op("CAPSULE", vec(0, -0.5, 0), u8(0), vec(0.5, -0.5, 0), f(0.125)) +
+        op("CONVEX", u8(0), box(c=(0.25, -0.75, 0.25))))
+
+
+def transforms(mode, *colliders):
+    """COLLIDER_TRANSFORMS: (id selector, position, angle or quaternion) per collider."""
+    out = u8(mode, len(colliders))
+    for sel, pos, turn in colliders:
+        out += u8(sel) + vec(*pos) + (f(turn) if mode & 2 else vec(*turn))
+    return op("COLLIDER_TRANSFORMS", out)
+
+
+seed("collider_transforms", grid(10, 10) + op("PIN", idx(0), u8(1), vec(0, 0, 0)) + BODY + FRAMES +
+     transforms(2, (0, (0.25, -0.25, 0.25), 0.25), (1, (0, -0.25, 0), 0.5), (2, (0.25, -0.5, 0.25), 1)) + FRAMES +
+     transforms(2 | 1, (0, (0.25, -0.125, 0.25), 0), (0, (0.25, -0.0625, 0.25), 0)) +
+     transforms(4, (1, (0, 0, 0), (0, 0, 0.6, 0.8)), (2, (0, 0, 0), (0, 0, 0, 1))) + FRAMES +
+     transforms(2) + transforms(8 | 2) + op("SNAPSHOT_ROUNDTRIP", u8(1)))
+seed("collider_transforms_hostile", grid(6, 6) + BODY +
+     transforms(0, (0, (0, 0, 0), (0, 0, 0, 1)), (1, (0, 0, 0), (0, 0, 0, 2))) +
+     transforms(2, (0, (0, 0, 0), 0), (1, ("nan", 0, 0), 0)) +
+     transforms(2, (0, (0, 0, 0), 0), (0xF3, (0, 0, 0), 0)) +
+     transforms(0, (0xF3, (0, 0, 0), (0, 0, 0, 2))) +
+     transforms(1, (0xF7, ("inf", 0, 0), (0, 0, 0, 1))) +
+     transforms(8 | 2, (0, (0, 0, 0), 0)) +
+     op("REMOVE_COLLIDER", u8(1)) + transforms(2, (0, (0.25, 0, 0), 0), (1, (0, 0, 0), 0)) +
+     transforms(4 | 1, (1, (0, 0, 0), (0, 0, 0, 1))) + FRAMES)
+# re-entry from a hook: skin normals (13 + 16), backstops (13 + 32), many colliders (13 + 48)
+for where in (0, 2):
+    for which in (29, 45, 61):
+        hooks = (op("WIND", u8(1), u8(0), vec(0, 0, 0)) + op("FORCE_HOOK", u8(1), u8(0), vec(0, 0, 0)) +
+                 op("CUSTOM_INTEGRATOR", u8((1 << 3) | 0), u8(0)))
+        seed(f"callback_{where}_{which}", grid(6, 6) + op("SPHERE", vec(0, -0.5, 0), f(0.25)) +
+             op("CALLBACK", u8(where), u8(which)) + hooks + FRAMES)
+
 
 def main():
     out = sys.argv[1] if len(sys.argv) > 1 else os.path.join(HERE, "corpus")

@@ -514,6 +514,82 @@ class TestSkin(unittest.TestCase, StatusAssertions):
             with self.assertRaises(ValueError):
                 c.set_max_distances([0.0] * (n - 1))
 
+    def sheet(self, backstop=None):
+        """A flat 6 x 6 sheet in the xz plane worn on its skin: targets where
+        it starts, outward normals +y, free within 0.1 m; gravity pushes it
+        backward (-y, into the body). With `backstop` (distance, radius)
+        every particle has that ball behind it."""
+        c = clothsim.Cloth.grid(6, 6, spacing=0.05)
+        n = c.particle_count
+        c.set_skin_targets(c.positions())
+        c.set_max_distances([0.1] * n)
+        c.set_skin_normals([(0.0, 1.0, 0.0)] * n)
+        if backstop is not None:
+            c.set_backstops([backstop] * n)
+        return c
+
+    def test_a_backstop_keeps_a_sheet_from_sinking_deeper_than_its_distance(self):
+        with self.sheet() as free:
+            for _ in range(60):
+                free.step(1 / 60)
+            for _, y, _ in rows_of(free.positions()):
+                self.assertAlmostEqual(y, -0.1, places=4)  # only the max distance holds it
+        for radius in (10.0, 0.5):  # a plane 2 cm behind the skin, then a ball
+            with self.sheet((0.02, radius)) as c:
+                for _ in range(60):
+                    c.step(1 / 60)
+                for _, y, _ in rows_of(c.positions()):
+                    self.assertGreaterEqual(y, -0.02 - 1e-4)  # never deeper than its distance
+                    self.assertAlmostEqual(y, -0.02, places=4)  # pressed onto its ball
+        if np is not None:  # an (n, 2) array; a radius of 0 is no ball
+            with self.sheet() as c:
+                stops = np.zeros((c.particle_count, 2))
+                stops[:, 0] = 0.02
+                c.set_backstops(stops)
+                for _ in range(60):
+                    c.step(1 / 60)
+                for _, y, _ in rows_of(c.positions()):
+                    self.assertAlmostEqual(y, -0.1, places=4)
+                stops[:, 1] = 10.0
+                c.set_backstops(stops)
+                for _ in range(60):
+                    c.step(1 / 60)
+                for _, y, _ in rows_of(c.positions()):
+                    self.assertGreaterEqual(y, -0.02 - 1e-4)  # pushed back out
+
+    def test_normal_and_backstop_refusals_change_nothing(self):
+        invalid = Status.ERR_INVALID_ARGUMENT
+        with self.sheet((0.02, 10.0)) as c:
+            n = c.particle_count
+            c.step(1 / 60)
+            before = c.save_state()
+            up = [(0.0, 1.0, 0.0)] * n
+            self.assertStatus(invalid, c.set_skin_normals, [(0.0, 2.0, 0.0)] + up[1:])  # not unit
+            self.assertStatus(invalid, c.set_skin_normals, [(0.0, 0.5, 0.0)] + up[1:])
+            self.assertStatus(invalid, c.set_skin_normals, up[:-1] + [(math.nan, 1.0, 0.0)])
+            self.assertStatus(invalid, c.set_skin_normals, up[:-1] + [(0.0, math.inf, 0.0)])
+            self.assertStatus(invalid, c.set_backstops, [(0.02, -1.0)] * n)  # negative radius
+            self.assertStatus(invalid, c.set_backstops, [(math.nan, 1.0)] * n)
+            self.assertStatus(invalid, c.set_backstops, [(0.02, math.inf)] * n)
+            self.assertStatus(invalid, c.set_backstops, [(math.inf, 1.0)] * n)
+            self.assertStatus(invalid, c.set_backstops, [(0.02, 10.0)] * (n - 1) + [(3e38, 3e38)])  # d + r overflows
+            with self.assertRaises(ValueError):
+                c.set_skin_normals(up[1:])
+            with self.assertRaises(ValueError):
+                c.set_backstops([(0.02, 1.0)] * (n - 1))
+            with self.assertRaises(ValueError):
+                c.set_backstops([(0.02, 1.0, 0.0)] * n)
+            self.assertEqual(c.save_state(), before)
+            # what it takes: normals of 0 (none), any sign of distance, a flat list
+            c.set_skin_normals([(0.0, 0.0, 0.0)] * (n - 1) + [(1.0, 0.0, 0.0)])
+            c.set_backstops([-0.05, 0.0] * n)
+            self.assertNotEqual(c.save_state(), before)
+        with clothsim.Cloth.grid(3, 3) as fresh:
+            self.assertStatus(invalid, fresh.set_backstops, [(0.0, -1.0)] * 9)
+            size = fresh.state_size()
+            fresh.set_backstops([(0.0, 1.0)] * 9)  # before any normal: no ball yet
+            self.assertGreater(fresh.state_size(), size)  # the skin's and backstops' sections
+
 
 class TestMasses(unittest.TestCase, StatusAssertions):
     def test_painted_masses_and_particle_radius(self):
@@ -574,6 +650,99 @@ class TestColliders(unittest.TestCase, StatusAssertions):
             self.assertStatus(out, sphere.set_thickness, 0.1)
             self.assertStatus(out, sphere.remove)
             c.step(1 / 60)
+
+    def body(self):
+        """A cloth draped over three colliders of different kinds."""
+        c = clothsim.Cloth.grid(8, 8, spacing=0.05, origin=(-0.175, 0.3, -0.175))
+        colliders = [
+            c.add_sphere((0.0, 0.0, 0.0), 0.2),
+            c.add_capsule((-0.2, -0.1, 0.0), (0.2, -0.1, 0.0), 0.1),
+            c.add_convex(box_planes((0.1, 0.1, 0.1), (0.0, -0.3, 0.0))),
+        ]
+        return c, colliders
+
+    def test_set_collider_transforms_equals_individual_calls(self):
+        positions = [(0.0, 0.05, 0.0), (0.0, -0.05, 0.1), (0.1, -0.2, 0.0)]
+        rotations = [(0.0, 0.0, 0.0, 1.0), (0.0, 0.6, 0.0, 0.8), (0.0, 0.0, 0.28, 0.96)]
+        with self.pair() as (batch, one, colliders_b, colliders_1):
+            for frame in range(6):
+                moved = [(x + 0.01 * frame, y, z) for (x, y, z) in positions]
+                if frame % 3 == 0:
+                    batch.set_collider_transforms(colliders_b, moved, rotations)
+                    for col, p, q in zip(colliders_1, moved, rotations):
+                        col.set_transform(p, q)
+                elif frame % 3 == 1:  # ids, positions only
+                    batch.set_collider_transforms([int(col) for col in colliders_b], positions=moved)
+                    for col, p in zip(colliders_1, moved):
+                        col.set_transform(position=p)
+                else:  # rotations only, as a flat list
+                    batch.set_collider_transforms(colliders_b, rotations=[v for q in rotations for v in q])
+                    for col, q in zip(colliders_1, rotations):
+                        col.set_transform(rotation=q)
+                self.assertEqual([col.transform() for col in colliders_b], [col.transform() for col in colliders_1])
+                batch.step(1 / 60)
+                one.step(1 / 60)
+                self.assertEqual(batch.state_hash(), one.state_hash())
+                self.assertEqual(batch.save_state(), one.save_state())
+            # an id given twice takes its last pose; none at all is a no-op
+            first = colliders_b[0]
+            batch.set_collider_transforms([first, first], [(1.0, 0.0, 0.0), (2.0, 0.0, 0.0)])
+            self.assertEqual(first.transform()[0], (2.0, 0.0, 0.0))
+            batch.set_collider_transforms([])
+            batch.set_collider_transforms([], [], [])
+            if np is not None:
+                batch.set_collider_transforms(
+                    np.array([int(col) for col in colliders_b], dtype=np.uint32),
+                    np.array(positions, dtype=np.float64),
+                    np.array(rotations, dtype=np.float32),
+                )
+                self.assertEqual(colliders_b[2].transform()[0], tuple(map(f32, positions[2])))
+
+    def test_set_collider_transforms_refusals_move_nothing(self):
+        invalid, out_of_range = Status.ERR_INVALID_ARGUMENT, Status.ERR_OUT_OF_RANGE
+        c, colliders = self.body()
+        with c:
+            poses = [col.transform() for col in colliders]
+            before = c.save_state()
+            where = [(0.5, 0.5, 0.5)] * 3
+            turn = [(0.0, 0.0, 0.0, 1.0)] * 3
+            self.assertStatus(invalid, c.set_collider_transforms, colliders, where[:2] + [(math.nan, 0.0, 0.0)])
+            self.assertStatus(invalid, c.set_collider_transforms, colliders, where, turn[:2] + [(0.0, 0.0, 0.0, 2.0)])
+            self.assertStatus(invalid, c.set_collider_transforms, colliders, None, [(0.0, 0.0, 0.0, 0.0)] * 3)
+            self.assertStatus(out_of_range, c.set_collider_transforms, colliders + [999], where + [(0.0, 0.0, 0.0)])
+            self.assertStatus(out_of_range, c.set_collider_transforms, [2**40], where[:1])
+            # every pose is checked before any id: a bad pose for an unknown id is invalid
+            self.assertStatus(invalid, c.set_collider_transforms, [colliders[0], 999], [(0, 0, 0), (math.inf, 0, 0)])
+            with self.assertRaises(ValueError):
+                c.set_collider_transforms(colliders, where[:2])
+            with self.assertRaises(ValueError):
+                c.set_collider_transforms(colliders, None, turn + turn)
+            with self.assertRaises(ValueError):
+                c.set_collider_transforms(colliders, [(0.0, 0.0)] * 3)
+            self.assertEqual([col.transform() for col in colliders], poses)
+            self.assertEqual(c.save_state(), before)
+            colliders[1].remove()
+            before = c.save_state()
+            self.assertStatus(out_of_range, c.set_collider_transforms, colliders, where)
+            self.assertEqual([col.transform() for col in (colliders[0], colliders[2])], [poses[0], poses[2]])
+            self.assertEqual(c.save_state(), before)
+
+    def pair(self):
+        """Two identical bodies in a context manager: (cloth, cloth, colliders, colliders)."""
+        test = self
+
+        class Pair:
+            def __enter__(self):
+                self.a, self.ca = test.body()
+                self.b, self.cb = test.body()
+                return self.a, self.b, self.ca, self.cb
+
+            def __exit__(self, *exc):
+                self.a.close()
+                self.b.close()
+                return False
+
+        return Pair()
 
     def test_cloth_rests_on_sphere_and_floor(self):
         r, th = 0.3, 0.02
@@ -1231,6 +1400,53 @@ class TestSnapshots(unittest.TestCase, StatusAssertions):
             c.load_state(bytearray(snapshot))
             c.load_state(memoryview(snapshot))
             self.assertEqual(c.state_hash(), saved)
+
+    def worn(self):
+        """A cape worn in a moving frame, on its skin with backstops, over a
+        triangle-mesh collider: every section a version 3 snapshot has."""
+        c = clothsim.Cloth.grid(6, 6, spacing=0.05, v_axis=(0, -1, 0))
+        n = c.particle_count
+        c.set_inertia(0.5, 0.25)
+        c.set_skin_targets(c.positions())
+        c.set_max_distances([0.0] * 6 + [0.08] * (n - 6))
+        c.set_skin_normals([(0.0, 0.0, 1.0)] * n)
+        c.set_backstops([(0.01, 1.0)] * n)
+        vertices, triangles = box_mesh((0.1, 0.1, 0.1), (0.125, -0.15, -0.15))
+        c.add_triangle_mesh(vertices, triangles, thickness=0.01)
+        return c
+
+    def animate(self, c, frames, start=0):
+        for k in range(start, start + frames):
+            c.set_frame((0.02 * k, 0.0, 0.0), (0.0, math.sin(0.01 * k), 0.0, math.cos(0.01 * k)))
+            targets = [(x + 0.001 * k, y, z) for (x, y, z) in rows_of(c.positions())]
+            c.set_skin_targets(targets)
+            c.set_skin_normals([(0.0, math.sin(0.02 * k), math.cos(0.02 * k))] * c.particle_count)
+            c.step(1 / 60)
+
+    def test_round_trip_of_a_worn_cloth_with_frame_and_backstops(self):
+        with self.worn() as c, self.worn() as twin, clothsim.Cloth.grid(6, 6, spacing=0.05) as bare:
+            self.animate(c, 5)
+            snapshot = c.save_state()
+            self.assertEqual(struct.unpack_from("<I", snapshot, 8)[0], 3)  # the extended format
+            self.assertEqual(len(snapshot), c.state_size())
+            saved = c.state_hash()
+            self.animate(c, 5, start=5)
+            later = c.state_hash()
+            self.assertNotEqual(later, saved)
+            c.load_state(snapshot)
+            self.assertEqual(c.state_hash(), saved)
+            self.assertEqual(c.save_state(), snapshot)  # skin, backstops, frame and mesh: bit for bit
+            self.animate(c, 5, start=5)
+            self.assertEqual(c.state_hash(), later)  # the same steps again: the same bits
+            # a twin built the same way takes it too, and goes on the same way
+            twin.load_state(snapshot)
+            self.assertEqual(twin.save_state(), snapshot)
+            self.animate(twin, 5, start=5)
+            self.assertEqual(twin.state_hash(), later)
+            # a cloth without the mesh collider is another cloth: refused, unchanged
+            bare_state = bare.save_state()
+            self.assertStatus(Status.ERR_INVALID_ARGUMENT, bare.load_state, snapshot)
+            self.assertEqual(bare.save_state(), bare_state)
 
     def test_bad_snapshots_change_nothing(self):
         with hanging_grid() as c, clothsim.Cloth.grid(4, 4) as other:
