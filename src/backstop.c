@@ -14,7 +14,6 @@
  * normalised blend of the step's start and end normals.
  */
 #include "backstop.h"
-#include "frame.h"
 #include "platform/stride.h"
 #include "skin.h"
 
@@ -150,9 +149,8 @@ void cloth_backstop_project_range(cloth_t *cloth, uint32_t first, uint32_t last)
     if (b->active == 0u) {
         return;
     }
-    const cloth_skin *k = &cloth->skin;
     cloth_particles *p = &cloth->p;
-    const float t = k->t, u = 1.0f - t, dt = k->dt;
+    const float t = cloth->skin.t, u = 1.0f - t;
     for (uint32_t i = first; i < last; ++i) {
         const float r = b->radius[i];
         if (!(p->w[i] > 0.0f) || !(r > 0.0f)) {
@@ -167,9 +165,9 @@ void cloth_backstop_project_range(cloth_t *cloth, uint32_t first, uint32_t last)
         for (int a = 0; a < 3; ++a) {
             n[a] *= inv;
         }
-        const float tx = u * k->sx[i] + t * k->tx[i], ty = u * k->sy[i] + t * k->ty[i];
-        const float tz = u * k->sz[i] + t * k->tz[i];
-        const float cx = tx - n[0] * back, cy = ty - n[1] * back, cz = tz - n[2] * back;
+        float target[3];
+        cloth_skin_target_at(cloth, i, target);
+        const float cx = target[0] - n[0] * back, cy = target[1] - n[1] * back, cz = target[2] - n[2] * back;
         const float ex = p->x[i] - cx, ey = p->y[i] - cy, ez = p->z[i] - cz;
         const float len2 = (ex * ex + ey * ey) + ez * ez;
         if (!(len2 < r * r)) {
@@ -183,18 +181,9 @@ void cloth_backstop_project_range(cloth_t *cloth, uint32_t first, uint32_t last)
         p->y[i] = cy + oy * r;
         p->z[i] = cz + oz * r;
         /* the part of the velocity, relative to the target's, that runs
-         * into the ball goes (velocities are relative to the frame's carry) */
-        const float start[3] = {k->sx[i], k->sy[i], k->sz[i]};
-        float from[3];
-        cloth_frame_step_carry(cloth, start, from);
-        const float vx = p->vx[i] - (k->tx[i] - from[0]) / dt, vy = p->vy[i] - (k->ty[i] - from[1]) / dt;
-        const float vz = p->vz[i] - (k->tz[i] - from[2]) / dt;
-        const float in = (vx * ox + vy * oy) + vz * oz;
-        if (in < 0.0f) {
-            p->vx[i] -= in * ox;
-            p->vy[i] -= in * oy;
-            p->vz[i] -= in * oz;
-        }
+         * into the ball goes */
+        const float out[3] = {ox, oy, oz};
+        cloth_skin_stop(cloth, i, out, -1.0f);
     }
 }
 

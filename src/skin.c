@@ -157,6 +157,33 @@ void cloth_skin_recount(cloth_t *cloth)
     k->bounded = bounded;
 }
 
+void cloth_skin_target_at(const cloth_t *cloth, uint32_t i, float out[3])
+{
+    const cloth_skin *k = &cloth->skin;
+    const float t = k->t, u = 1.0f - t;
+    out[0] = u * k->sx[i] + t * k->tx[i];
+    out[1] = u * k->sy[i] + t * k->ty[i];
+    out[2] = u * k->sz[i] + t * k->tz[i];
+}
+
+void cloth_skin_stop(cloth_t *cloth, uint32_t i, const float n[3], float sign)
+{
+    const cloth_skin *k = &cloth->skin;
+    cloth_particles *p = &cloth->p;
+    const float dt = k->dt;
+    const float start[3] = {k->sx[i], k->sy[i], k->sz[i]};
+    float from[3];
+    cloth_frame_step_carry(cloth, start, from);
+    const float vx = p->vx[i] - (k->tx[i] - from[0]) / dt, vy = p->vy[i] - (k->ty[i] - from[1]) / dt;
+    const float vz = p->vz[i] - (k->tz[i] - from[2]) / dt;
+    const float along = (vx * n[0] + vy * n[1]) + vz * n[2];
+    if (along * sign > 0.0f) {
+        p->vx[i] -= along * n[0];
+        p->vy[i] -= along * n[1];
+        p->vz[i] -= along * n[2];
+    }
+}
+
 void cloth_skin_project_range(cloth_t *cloth, uint32_t first, uint32_t last)
 {
     const cloth_skin *k = &cloth->skin;
@@ -164,38 +191,27 @@ void cloth_skin_project_range(cloth_t *cloth, uint32_t first, uint32_t last)
         return;
     }
     cloth_particles *p = &cloth->p;
-    const float t = k->t, u = 1.0f - t, dt = k->dt;
     for (uint32_t i = first; i < last; ++i) {
         const float d = k->dist[i];
         if (!(p->w[i] > 0.0f) || !(d > 0.0f) || !(d < INFINITY)) {
             continue; /* pinned, or no sphere */
         }
         /* the target where the step has got to, as a pin would stand there */
-        const float cx = u * k->sx[i] + t * k->tx[i], cy = u * k->sy[i] + t * k->ty[i];
-        const float cz = u * k->sz[i] + t * k->tz[i];
+        float c[3];
+        cloth_skin_target_at(cloth, i, c);
+        const float cx = c[0], cy = c[1], cz = c[2];
         const float ex = p->x[i] - cx, ey = p->y[i] - cy, ez = p->z[i] - cz;
         const float len2 = (ex * ex + ey * ey) + ez * ez;
         if (!(len2 > d * d)) {
             continue;
         }
         const float len = sqrtf(len2), back = d / len;
-        const float nx = ex / len, ny = ey / len, nz = ez / len;
+        const float n[3] = {ex / len, ey / len, ez / len};
         p->x[i] = cx + ex * back;
         p->y[i] = cy + ey * back;
         p->z[i] = cz + ez * back;
-        /* the outward part of the velocity relative to the target's goes
-         * (velocities are relative to the frame's carry, if any) */
-        const float start[3] = {k->sx[i], k->sy[i], k->sz[i]};
-        float from[3];
-        cloth_frame_step_carry(cloth, start, from);
-        const float vx = p->vx[i] - (k->tx[i] - from[0]) / dt, vy = p->vy[i] - (k->ty[i] - from[1]) / dt;
-        const float vz = p->vz[i] - (k->tz[i] - from[2]) / dt;
-        const float out = (vx * nx + vy * ny) + vz * nz;
-        if (out > 0.0f) {
-            p->vx[i] -= out * nx;
-            p->vy[i] -= out * ny;
-            p->vz[i] -= out * nz;
-        }
+        /* the outward part of the velocity relative to the target's goes */
+        cloth_skin_stop(cloth, i, n, 1.0f);
     }
 }
 

@@ -11,6 +11,12 @@
  * distance within it of their targets at fraction `t` of the step
  * (cloth->skin.t, set by step.c). Reads and writes only those particles. */
 void cloth_skin_project_range(cloth_t *cloth, uint32_t first, uint32_t last);
+/* Particle i's target where the step has got to (fraction skin.t). */
+void cloth_skin_target_at(const cloth_t *cloth, uint32_t i, float out[3]);
+/* Take from particle i's velocity, relative to its target's (and to the
+ * frame's carry, if any), its part along unit n when that part has the
+ * sign of `sign`: +1 removes a part leaving along n, -1 one coming in. */
+void cloth_skin_stop(cloth_t *cloth, uint32_t i, const float n[3], float sign);
 /* After a step that returned CLOTH_OK: the next one starts where the
  * targets were at its end. */
 void cloth_skin_end_step(cloth_t *cloth);

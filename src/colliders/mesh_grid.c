@@ -49,6 +49,33 @@ static bool cell_range(const cloth_mesh_grid *g, const float box[6], uint32_t lo
     return true;
 }
 
+/* Every triangle into the cells its grown box meets, in increasing order:
+ * counted into start[cell + 1], or (`place`) written at start[cell], which
+ * then moves past it. */
+static void bin(const cloth_collider_mesh *m, const float *a, const float *b, cloth_mesh_grid *g, bool place)
+{
+    for (uint32_t t = 0; t < m->triangle_count; ++t) {
+        float box[6];
+        uint32_t l[3], h[3];
+        tri_box(m, a, b, t, g->reach, box);
+        if (!cell_range(g, box, l, h)) {
+            continue;
+        }
+        for (uint32_t z = l[2]; z <= h[2]; ++z) {
+            for (uint32_t y = l[1]; y <= h[1]; ++y) {
+                const size_t row = ((size_t)z * g->dims[1] + y) * g->dims[0];
+                for (size_t cell = row + l[0]; cell <= row + h[0]; ++cell) {
+                    if (place) {
+                        g->tris[g->start[cell]++] = t;
+                    } else {
+                        ++g->start[cell + 1u];
+                    }
+                }
+            }
+        }
+    }
+}
+
 bool cloth_mesh_grid_plan_for(const cloth_allocator *alloc, const cloth_collider_mesh *m, const float *a,
                               const float *b, float reach, cloth_mesh_grid_plan *plan)
 {
@@ -141,7 +168,6 @@ void cloth_mesh_grid_apply(const cloth_allocator *alloc, cloth_collider_mesh *m,
 {
     cloth_mesh_grid g = plan->g;
     const size_t cells = plan->cells;
-    const float reach = g.reach;
     if (plan->new_start != NULL) {
         cloth_mem_free(alloc, g.start, g.start_cap * sizeof *g.start);
         g.start = plan->new_start;
@@ -157,40 +183,11 @@ void cloth_mesh_grid_apply(const cloth_allocator *alloc, cloth_collider_mesh *m,
     for (size_t c = 0; c <= cells; ++c) {
         g.start[c] = 0u;
     }
-    const uint32_t tris = m->triangle_count;
-    for (uint32_t t = 0; t < tris; ++t) {
-        float box[6];
-        uint32_t l[3], h[3];
-        tri_box(m, a, b, t, reach, box);
-        if (!cell_range(&g, box, l, h)) {
-            continue;
-        }
-        for (uint32_t z = l[2]; z <= h[2]; ++z) {
-            for (uint32_t y = l[1]; y <= h[1]; ++y) {
-                for (uint32_t x = l[0]; x <= h[0]; ++x) {
-                    ++g.start[((size_t)z * g.dims[1] + y) * g.dims[0] + x + 1u];
-                }
-            }
-        }
-    }
+    bin(m, a, b, &g, false);
     for (size_t c = 0; c < cells; ++c) {
         g.start[c + 1u] += g.start[c];
     }
-    for (uint32_t t = 0; t < tris; ++t) {
-        float box[6];
-        uint32_t l[3], h[3];
-        tri_box(m, a, b, t, reach, box);
-        if (!cell_range(&g, box, l, h)) {
-            continue;
-        }
-        for (uint32_t z = l[2]; z <= h[2]; ++z) {
-            for (uint32_t y = l[1]; y <= h[1]; ++y) {
-                for (uint32_t x = l[0]; x <= h[0]; ++x) {
-                    g.tris[g.start[((size_t)z * g.dims[1] + y) * g.dims[0] + x]++] = t;
-                }
-            }
-        }
-    }
+    bin(m, a, b, &g, true);
     /* each start was advanced past its cell: shift back */
     for (size_t c = cells; c > 0u; --c) {
         g.start[c] = g.start[c - 1u];
