@@ -72,12 +72,28 @@ static void mesh_links(const cloth_t *cloth, cloth_self *s)
     }
 }
 
+/* The longest structural link at rest: a thickness beyond a few of them
+ * would make every particle touch a crowd of others. */
+static float longest_link(const cloth_t *cloth)
+{
+    if (cloth->tris == NULL) {
+        return fmaxf(cloth->family_rest[0], cloth->family_rest[1]); /* the (0, 1) and (1, 0) families */
+    }
+    float top = 0.0f;
+    for (uint32_t s = cloth->type_begin[CLOTH_SPRING_STRUCTURAL]; s < cloth->type_begin[CLOTH_SPRING_STRUCTURAL + 1];
+         ++s) {
+        top = fmaxf(top, cloth->spring_rest[s]);
+    }
+    return top;
+}
+
 cloth_status cloth_set_self_collision(cloth_t *cloth, float thickness)
 {
     if (cloth_busy(cloth)) {
         return CLOTH_ERR_BUSY;
     }
-    if (cloth == NULL || !(thickness >= 0.0f) || !isfinite(thickness)) {
+    if (cloth == NULL || !(thickness >= 0.0f) || !isfinite(thickness) ||
+        (thickness > 0.0f && (thickness < CLOTH_SELF_MIN_THICKNESS || thickness > 4.0f * longest_link(cloth)))) {
         return CLOTH_ERR_INVALID_ARGUMENT;
     }
     cloth_self *s = &cloth->self;
@@ -136,7 +152,8 @@ void cloth_self_free(cloth_t *cloth)
 static int32_t cell_of(float v, float inv)
 {
     const double c = floor((double)v * (double)inv);
-    return c < -1e9 ? (int32_t)-1000000000 : c > 1e9 ? (int32_t)1000000000 : (int32_t)c;
+    /* NaN (a step about to be refused) takes the first clamp */
+    return !(c >= -1e9) ? (int32_t)-1000000000 : !(c <= 1e9) ? (int32_t)1000000000 : (int32_t)c;
 }
 
 /* A power-of-two bucket count: the hash's low bits, after a multiply that

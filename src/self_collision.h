@@ -7,6 +7,10 @@
 
 #include "cloth_internal.h"
 
+/* The thinnest self-collision the cloth takes, m: below it the cells
+ * would number more than a 32-bit index holds for a cloth of metres. */
+#define CLOTH_SELF_MIN_THICKNESS 1e-6f
+
 /* Push apart every pair of particles closer than the thickness that are
  * not rest neighbours, and take away their approach; returns the
  * particles touched. Nothing while the thickness is 0. The calling thread

@@ -333,9 +333,13 @@ CLOTH_API cloth_status cloth_get_strain_level_sweeps(const cloth_t *cloth, uint3
  *
  * Allocates on the first non-zero thickness: about 52 bytes per particle
  * (and, on a mesh, 8 per spring); setting 0 later keeps the memory.
- * @return ::CLOTH_ERR_INVALID_ARGUMENT for a NULL cloth or a negative or
- *         non-finite thickness (nothing changes); ::CLOTH_ERR_OUT_OF_MEMORY;
- *         ::CLOTH_ERR_BUSY inside the cloth's own step.
+ * @return ::CLOTH_ERR_INVALID_ARGUMENT for a NULL cloth, a negative or
+ *         non-finite thickness, or a positive one below 1e-6 m or above four
+ *         times the cloth's longest structural link at rest (thicker, every
+ *         particle would touch a crowd of others and a pass would cost the
+ *         square of their number); nothing changes then;
+ *         ::CLOTH_ERR_OUT_OF_MEMORY; ::CLOTH_ERR_BUSY inside the cloth's own
+ *         step.
  */
 CLOTH_API cloth_status cloth_set_self_collision(cloth_t *cloth, float thickness);
 
