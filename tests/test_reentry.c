@@ -107,6 +107,10 @@ static void call_every_mutator(probe *p)
     cloth_material mat;
     cloth_material_init(&mat, CLOTH_MATERIAL_COTTON);
     float buf[3u * SIDE * SIDE];
+    static float ones[SIDE * SIDE]; /* stiffness scales it would take: 1 (0 is refused) */
+    for (uint32_t i = 0; i < SIDE * SIDE; ++i) {
+        ones[i] = 1.0f;
+    }
     unsigned char snap[512];
     p->rounds++;
     BUSY(p, cloth_step(c, 1.0f / 60.0f));
@@ -142,8 +146,10 @@ static void call_every_mutator(probe *p)
     BUSY(p, cloth_set_substeps(c, 3u));
     BUSY(p, cloth_set_spring_damping(c, CLOTH_SPRING_STRUCTURAL, 0.01f));
     BUSY(p, cloth_set_stiffness(c, CLOTH_SPRING_STRUCTURAL, 10.0f));
+    BUSY(p, cloth_set_stiffness_scales(c, ones, 0u));
     BUSY(p, cloth_set_strain_limit(c, 0.1f, 1u));
     BUSY(p, cloth_set_strain_level_sweeps(c, 1u));
+    BUSY(p, cloth_set_self_collision(c, 0.01f)); /* would allocate on a cloth that never had it */
     BUSY(p, cloth_set_tethers(c, 1.0f));
     BUSY(p, cloth_set_material(c, &mat));
     BUSY(p, cloth_set_tether_schedule(c, CLOTH_TETHERS_EVERY_SUBSTEP));
@@ -171,11 +177,20 @@ static void call_every_mutator(probe *p)
     /* queries that change nothing work mid-step */
     size_t size = 0u;
     float mesh_now[12];
+    float thickness = -1.0f;
     if (cloth_get_positions(c, buf, 0u) != CLOTH_OK || cloth_state_size(c, &size) != CLOTH_OK ||
         cloth_particle_count(c) != SIDE * SIDE ||
         cloth_get_triangle_mesh_vertices(c, p->mesh, mesh_now, 0u) != CLOTH_OK ||
-        memcmp(mesh_now, tetra_vertices, sizeof mesh_now) != 0) {
+        memcmp(mesh_now, tetra_vertices, sizeof mesh_now) != 0 ||
+        cloth_get_self_collision(c, &thickness) != CLOTH_OK || thickness != 0.0f ||
+        cloth_get_stiffness_scales(c, buf, 0u) != CLOTH_OK) {
         ++p->reads_bad;
+    }
+    for (uint32_t i = 0; i < SIDE * SIDE; ++i) {
+        if (buf[i] != 1.0f) { /* never painted, and the refused calls above painted nothing */
+            ++p->reads_bad;
+            break;
+        }
     }
 }
 

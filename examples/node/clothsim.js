@@ -198,6 +198,8 @@ const C = {
   destroy: lib.func('void cloth_destroy(cloth_t *cloth)'),
   setIntegrator: lib.func('int cloth_set_integrator(cloth_t *cloth, int kind)'),
   setStiffness: lib.func('int cloth_set_stiffness(cloth_t *cloth, int type, float k)'),
+  setStiffnessScales: lib.func('int cloth_set_stiffness_scales(cloth_t *cloth, const float *scales, size_t stride_bytes)'),
+  getStiffnessScales: lib.func('int cloth_get_stiffness_scales(const cloth_t *cloth, _Out_ float *scales, size_t stride_bytes)'),
   setSpringDamping: lib.func('int cloth_set_spring_damping(cloth_t *cloth, int type, float beta)'),
   setGravity: lib.func('int cloth_set_gravity(cloth_t *cloth, const float *g)'),
   setDamping: lib.func('int cloth_set_damping(cloth_t *cloth, float rate_per_second)'),
@@ -312,6 +314,8 @@ const C = {
   ),
   setStrainLevelSweeps: lib.func('int cloth_set_strain_level_sweeps(cloth_t *cloth, uint32_t sweeps)'),
   getStrainLevelSweeps: lib.func('int cloth_get_strain_level_sweeps(const cloth_t *cloth, _Out_ uint32_t *sweeps)'),
+  setSelfCollision: lib.func('int cloth_set_self_collision(cloth_t *cloth, float thickness)'),
+  getSelfCollision: lib.func('int cloth_get_self_collision(const cloth_t *cloth, _Out_ float *thickness)'),
   // smooth.h
   smoothCounts: lib.func(
     'int cloth_smooth_counts(const cloth_t *cloth, uint32_t level, _Out_ uint32_t *vertex_count, _Out_ uint32_t *triangle_count)',
@@ -844,6 +848,23 @@ class Cloth {
     check(C.setStiffness(this.handle, enumValue(type, SpringType, 'spring type'), k), 'cloth_set_stiffness');
   }
 
+  // Stiffness painted per particle (n scales, each > 0, finite, <= 1e6): a
+  // spring's stiffness is its family's times the mean of its ends' scales.
+  setStiffnessScales(values) {
+    const s = values instanceof Float32Array ? values : Float32Array.from(values);
+    if (s.length !== this.count) throw new RangeError(`stiffness scales: expected ${this.count} numbers, got ${s.length}`);
+    check(C.setStiffnessScales(this.handle, s, 0), 'cloth_set_stiffness_scales');
+  }
+
+  // Every particle's scale (1 for each if never painted).
+  stiffnessScales(out = new Float32Array(this.count)) {
+    if (!(out instanceof Float32Array) || out.length < this.count) {
+      throw new RangeError(`stiffness scales: out must be a Float32Array of ${this.count}`);
+    }
+    check(C.getStiffnessScales(this.handle, out, 0), 'cloth_get_stiffness_scales');
+    return out;
+  }
+
   setSpringDamping(type, beta) {
     const t = enumValue(type, SpringType, 'spring type');
     check(C.setSpringDamping(this.handle, t, beta), 'cloth_set_spring_damping');
@@ -948,6 +969,17 @@ class Cloth {
   get strainLevelSweeps() {
     const out = new Uint32Array(1);
     check(C.getStrainLevelSweeps(this.handle, out), 'cloth_get_strain_level_sweeps');
+    return out[0];
+  }
+
+  // Self-collision: parts of the cloth keep `thickness` m apart (>= 0; 0 off).
+  setSelfCollision(thickness) {
+    check(C.setSelfCollision(this.handle, thickness), 'cloth_set_self_collision');
+  }
+
+  get selfCollision() {
+    const out = new Float32Array(1);
+    check(C.getSelfCollision(this.handle, out), 'cloth_get_self_collision');
     return out[0];
   }
 

@@ -423,6 +423,8 @@ SIGNATURES = {
     "cloth_get_strain_limit": (c_status, [c_cloth_p, c_float_p, c_uint32_p]),
     "cloth_set_strain_level_sweeps": (c_status, [c_cloth_p, _U32]),
     "cloth_get_strain_level_sweeps": (c_status, [c_cloth_p, c_uint32_p]),
+    "cloth_set_self_collision": (c_status, [c_cloth_p, _F]),
+    "cloth_get_self_collision": (c_status, [c_cloth_p, c_float_p]),
     # stepping and state
     "cloth_step": (c_status, [c_cloth_p, _F]),
     "cloth_particle_count": (_U32, [c_cloth_p]),
@@ -433,6 +435,8 @@ SIGNATURES = {
     "cloth_set_positions": (c_status, [c_cloth_p, c_float_p, _SZ]),
     "cloth_set_inverse_masses": (c_status, [c_cloth_p, c_float_p, _SZ]),
     "cloth_get_inverse_masses": (c_status, [c_cloth_p, c_float_p, _SZ]),
+    "cloth_set_stiffness_scales": (c_status, [c_cloth_p, c_float_p, _SZ]),
+    "cloth_get_stiffness_scales": (c_status, [c_cloth_p, c_float_p, _SZ]),
     "cloth_get_velocities": (c_status, [c_cloth_p, c_float_p, _SZ]),
     "cloth_set_velocities": (c_status, [c_cloth_p, c_float_p, _SZ]),
     # pins

@@ -230,6 +230,29 @@ class Cloth:
         t = _enum_value(spring_type, _SPRING_NAMES, "spring type")
         check(lib().cloth_set_stiffness(self._live(), t, k), "cloth_set_stiffness")
 
+    def set_stiffness_scales(self, scales):
+        """Stiffness painted per particle: n scales, each > 0, finite and at
+        most 1e6 (an (n,) array or any sequence). A spring's stiffness is its
+        family's times the mean of its two ends' scales, so a stiff collar
+        (scale 4) or a soft panel (0.25) is painted on the vertices. Acts on
+        every integrator that uses spring stiffness (not PBD's constraint
+        stiffness, the semi-rigid model or a material's bending); all 1 is
+        the same as never calling it. A refused list changes nothing."""
+        handle = self._live()
+        ptr, keep = _buffers.write_floats(scales, self._count, "set_stiffness_scales")
+        check(lib().cloth_set_stiffness_scales(handle, ptr, 0), "cloth_set_stiffness_scales")
+        del keep
+
+    def stiffness_scales(self):
+        """Every particle's stiffness scale (1 for each if never painted): a
+        float32 array with numpy, else a list."""
+        handle = self._live()
+        buf = (ctypes.c_float * self._count)()
+        check(lib().cloth_get_stiffness_scales(handle, buf, 0), "cloth_get_stiffness_scales")
+        if _buffers.np is not None:
+            return _buffers.np.array(buf, dtype=_buffers.np.float32)
+        return list(buf)
+
     def set_spring_damping(self, spring_type, beta):
         """Spring damping time constant in seconds of one family (>= 0)."""
         t = _enum_value(spring_type, _SPRING_NAMES, "spring type")
@@ -333,6 +356,22 @@ class Cloth:
         n = ctypes.c_uint32()
         check(lib().cloth_get_strain_level_sweeps(self._live(), ctypes.byref(n)), "cloth_get_strain_level_sweeps")
         return n.value
+
+    def set_self_collision(self, thickness):
+        """Self-collision: parts of this cloth keep ``thickness`` metres
+        between them (>= 0, finite; 0, the default, turns it off). Particles
+        that are rest neighbours (on a grid within two rows and columns, on
+        a mesh joined by a spring) never collide; it tests particles, not
+        the cloth between them, so keep the thickness about the spacing
+        (constraints.h). Allocates on the first non-zero thickness."""
+        check(lib().cloth_set_self_collision(self._live(), thickness), "cloth_set_self_collision")
+
+    @property
+    def self_collision(self):
+        """The thickness set by :meth:`set_self_collision`, 0.0 when off."""
+        thickness = ctypes.c_float()
+        check(lib().cloth_get_self_collision(self._live(), ctypes.byref(thickness)), "cloth_get_self_collision")
+        return thickness.value
 
     # --- stepping ------------------------------------------------------------
 

@@ -5,8 +5,8 @@
 // added with the rest of the API: meshes, colliders, parameters, the smooth
 // surface, springs, snapshots and the state hash, statistics, the watchdog,
 // threads, task hooks, the external force hook, a host integrator,
-// materials, skin normals and backstops, many colliders moved at once, and the
-// snapshot of a worn cloth. Run by
+// materials, skin normals and backstops, many colliders moved at once, the
+// snapshot of a worn cloth, painted stiffness and self-collision. Run by
 // tests/ffi/run_node_example.cmake next to a copy of clothsim.js.
 
 const assert = require('node:assert/strict');
@@ -633,6 +633,133 @@ check('a worn cloth (frame, skin normals, backstops, mesh collider) saves versio
   assert.equal(twin.stateHash(), later);
   cloth.destroy();
   twin.destroy();
+});
+
+check('stiffness scales: a round trip, refusals, and a strip painted stiffer stretches less', () => {
+  const invalid = isStatus(clothsim.Status.ERR_INVALID_ARGUMENT);
+  const cloth = clothsim.Cloth.grid(3, 3, { spacing: 0.1 });
+  assert.deepEqual(Array.from(cloth.stiffnessScales()), new Array(9).fill(1)); // never painted
+  for (const bad of [0, -0, -1, NaN, Infinity, -Infinity, 2e6]) {
+    assert.throws(() => cloth.setStiffnessScales([...new Array(8).fill(1), bad]), invalid, `scale ${bad}`);
+  }
+  assert.deepEqual(Array.from(cloth.stiffnessScales()), new Array(9).fill(1)); // refusals change nothing
+  assert.throws(() => cloth.setStiffnessScales(new Array(8).fill(1)), RangeError);
+  assert.throws(() => cloth.stiffnessScales(new Float32Array(8)), RangeError);
+  const painted = Float32Array.from([0.25, 0.5, 1, 1.5, 2, 4, 1e6, 1e-6, 3]); // 1e6: the most it takes
+  cloth.setStiffnessScales(painted);
+  assert.deepEqual(cloth.stiffnessScales(), painted);
+  assert.throws(() => cloth.setStiffnessScales(new Array(9).fill(NaN)), invalid);
+  assert.deepEqual(cloth.stiffnessScales(), painted);
+  const out = new Float32Array(9);
+  assert.equal(cloth.stiffnessScales(out), out);
+  // from a hook it is busy
+  const busy = [];
+  cloth.setExternalForce(() => {
+    try {
+      cloth.setStiffnessScales(new Array(9).fill(2));
+    } catch (e) {
+      busy.push(e.status);
+    }
+    return [0, 0, 0];
+  });
+  cloth.setSubsteps(1);
+  cloth.step(1 / 60);
+  assert.deepEqual(busy, [clothsim.Status.ERR_BUSY]);
+  assert.deepEqual(cloth.stiffnessScales(), painted);
+  cloth.destroy();
+  assert.throws(() => cloth.stiffnessScales());
+
+  // a soft strip 1 m long hung from its top row: its stretch goes as 1 / k
+  const stretch = (scale) => {
+    const [rows, cols] = [17, 3];
+    const strip = clothsim.Cloth.grid(rows, cols, { spacing: 1 / 16, vAxis: [0, -1, 0] });
+    strip.setIntegrator('implicit_euler');
+    strip.setSubsteps(0);
+    strip.setIterations(0);
+    strip.setDamping(4);
+    for (const t of ['structural', 'shear', 'bend']) strip.setStiffness(t, 20);
+    for (let i = 0; i < cols; i++) strip.pin(i);
+    if (scale !== null) strip.setStiffnessScales(new Array(rows * cols).fill(scale));
+    stepped(strip, 240);
+    const y = strip.positions()[3 * ((rows - 1) * cols + 1) + 1];
+    strip.destroy();
+    return -y - 1;
+  };
+  const unpainted = stretch(null);
+  const stiff = stretch(4);
+  assert.ok(unpainted > 0.005, `unpainted stretch ${unpainted}`);
+  assert.equal(stretch(1), unpainted); // scales of 1: the unpainted bits
+  assert.ok(stiff < unpainted);
+  assert.ok(Math.abs(stiff / unpainted - 0.25) < 0.025, `stretch ratio ${stiff / unpainted}`);
+});
+
+check('self-collision: thickness round trip, refusals, and a dropped sheet keeps its layers apart', () => {
+  const invalid = isStatus(clothsim.Status.ERR_INVALID_ARGUMENT);
+  const cloth = clothsim.Cloth.grid(4, 4);
+  assert.equal(cloth.selfCollision, 0); // off by default
+  cloth.setSelfCollision(0.02);
+  assert.equal(cloth.selfCollision, Math.fround(0.02));
+  for (const bad of [-0.01, -Infinity, NaN, Infinity]) {
+    assert.throws(() => cloth.setSelfCollision(bad), invalid, `thickness ${bad}`);
+  }
+  assert.equal(cloth.selfCollision, Math.fround(0.02)); // refusals change nothing
+  const busy = [];
+  cloth.setExternalForce(() => {
+    try {
+      cloth.setSelfCollision(0.05);
+    } catch (e) {
+      busy.push(e.status);
+    }
+    return [0, 0, 0];
+  });
+  cloth.setSubsteps(1);
+  cloth.step(1 / 60);
+  assert.deepEqual(busy, [clothsim.Status.ERR_BUSY]);
+  assert.equal(cloth.selfCollision, Math.fround(0.02));
+  cloth.setSelfCollision(0);
+  assert.equal(cloth.selfCollision, 0);
+  cloth.destroy();
+
+  // 12 x 12 at 3 cm, tilted 78 degrees about x, its low edge 5 cm above a rough
+  // floor (the library's defaults, as tests/test_self_collision.c): it lands on that
+  // edge and crumples; the closest particles more than two rows or columns apart
+  const side = 12;
+  const closest = (x) => {
+    let best = Infinity;
+    for (let i = 0; i < side * side; i++) {
+      for (let j = i + 1; j < side * side; j++) {
+        const rows = Math.abs(Math.floor(i / side) - Math.floor(j / side));
+        const cols = Math.abs((i % side) - (j % side));
+        if (rows <= 2 && cols <= 2) continue; // rest neighbours never collide
+        const [dx, dy, dz] = [x[3 * i] - x[3 * j], x[3 * i + 1] - x[3 * j + 1], x[3 * i + 2] - x[3 * j + 2]];
+        best = Math.min(best, Math.hypot(dx, dy, dz));
+      }
+    }
+    return best;
+  };
+  const drop = (thickness) => {
+    const sheet = libraryGrid(side, side, { spacing: 0.03 });
+    const x = sheet.positions();
+    for (let i = 0; i < side * side; i++) {
+      const v = x[3 * i + 2];
+      x[3 * i + 1] = 0.05 + v * 0.9797959;
+      x[3 * i + 2] = v * 0.2;
+    }
+    sheet.setPositions(x);
+    sheet.addPlane([0, 0, 0], [0, 1, 0]).setFriction(0.8);
+    sheet.setSelfCollision(thickness);
+    let worst = Infinity;
+    for (let f = 0; f < 150; f++) {
+      sheet.step(1 / 60);
+      worst = Math.min(worst, closest(sheet.positions()));
+    }
+    sheet.destroy();
+    return worst;
+  };
+  const kept = drop(0.03);
+  assert.ok(kept >= 0.015, `with self-collision: non-neighbours ${kept} m apart`);
+  const without = drop(0);
+  assert.ok(without < 0.015, `without: non-neighbours ${without} m apart`); // the drop does fold
 });
 
 check('the watchdog restores the state and reports the trip', () => {

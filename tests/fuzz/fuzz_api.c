@@ -31,6 +31,10 @@
  *     checked before any id), else CLOTH_ERR_OUT_OF_RANGE;
  *   - skin normals and backstops the header allows are taken, values it
  *     forbids refused;
+ *   - stiffness scales and a self-collision thickness the header allows are
+ *     taken and read back to the bit, values it forbids refused; after every
+ *     op the getters read what the last accepted call set (a refused call,
+ *     or any other op, snapshots loaded included, changes neither);
  *   - every spring's rest length, squared, is a normal float; the smooth
  *     surface is finite, and every read-back works into a buffer at any
  *     byte address (UBSan sees a misaligned access).
@@ -522,6 +526,10 @@ typedef struct fz_world {
     bool host_alloc;
     cloth_collider_id ids[16];
     uint32_t id_count;
+    /* the stiffness scales and self-collision thickness last taken (all 1
+     * and 0 for a new cloth), which the getters must read after every op */
+    float scales[FZ_BIG_SIDE * FZ_BIG_SIDE];
+    float thickness;
     /* the triangle-mesh colliders added (the last 16), for OP_MESH_VERTICES */
     cloth_collider_id mesh_ids[16];
     uint32_t mesh_verts[16];
@@ -562,9 +570,21 @@ static void fz_call_back(uint8_t where)
     case 9: s = cloth_set_external_force(c, NULL, NULL); break;
     case 10: s = cloth_set_threads(c, 2u); break;
     case 11: s = cloth_set_task_hooks(c, NULL, NULL, 0u, NULL); break;
-    case 12: /* the high bits pick a variant (seeds below 16 keep the first) */
-        s = (h->cb_which >> 4) & 1u ? cloth_set_triangle_mesh_vertices(c, 1u, buf, 0u) : cloth_remove_collider(c, 1u);
+    case 12: { /* the high bits pick a variant (seeds below 16 keep the first) */
+        static float ones[FZ_BIG_SIDE * FZ_BIG_SIDE];
+        switch ((h->cb_which >> 4) % 4u) {
+        case 0: s = cloth_remove_collider(c, 1u); break;
+        case 1: s = cloth_set_triangle_mesh_vertices(c, 1u, buf, 0u); break;
+        case 2: /* scales of 1, which it would take */
+            for (size_t i = 0; i < sizeof ones / sizeof ones[0]; ++i) {
+                ones[i] = 1.0f;
+            }
+            s = cloth_set_stiffness_scales(c, ones, 0u);
+            break;
+        default: s = cloth_set_self_collision(c, 0.01f); break;
+        }
         break;
+    }
     case 13: { /* the high bits pick a variant (the seeds below 16 keep the first) */
         static const float zeros[3u * FZ_BIG_SIDE * FZ_BIG_SIDE]; /* no normal; distance 0, no ball */
         static const cloth_collider_id one[1] = {1u};
@@ -951,7 +971,8 @@ static cloth_status setup_mesh(fz_world *w, fz *f)
     X(PBD_PARAMS) X(SPRINGS) X(NULLS) X(STRAIN_LIMIT) X(TETHER_SCHEDULE) X(LEVEL_SWEEPS)            \
     X(CALLBACK) X(TASK_HOOKS) X(PIN_ALL) X(SMOOTH) X(SKIN_TARGETS) X(MAX_DISTANCES) X(TAPERED)    \
     X(INVERSE_MASSES) X(PARTICLE_RADIUS) X(FRAME) X(INERTIA) X(TELEPORT) X(CONVEX) X(TRI_MESH)     \
-    X(MESH_VERTICES) X(SKIN_NORMALS) X(BACKSTOPS) X(COLLIDER_TRANSFORMS)
+    X(MESH_VERTICES) X(SKIN_NORMALS) X(BACKSTOPS) X(COLLIDER_TRANSFORMS) X(STIFFNESS_SCALES)          \
+    X(SELF_COLLISION)
 #define FZ_OP_ENUM(name) OP_##name,
 #define FZ_OP_NAME(name) #name,
 enum op { FZ_OPS(FZ_OP_ENUM) OP_COUNT };
@@ -1728,6 +1749,182 @@ static void op_collider_transforms(fz_world *w, fz *f)
     FZ_REQUIRE(back == CLOTH_OK || (back == CLOTH_ERR_OUT_OF_MEMORY && (w->alloc.fail_at != 0u || w->alloc.fail_mask != 0u)));
 }
 
+/* ---- stiffness scales, self-collision ----------------------------------- */
+
+/* The header's rule for a stiffness scale: > 0, finite, at most 1e6. */
+static bool scale_ok(float s)
+{
+    return s > 0.0f && isfinite(s) && s <= 1e6f;
+}
+
+/* Scale values that are refused (0, -0, negative, NaN, infinite, 2e6, the
+ * float just above 1e6) or taken at the edges (1e6, the smallest normal and
+ * denormal, 1e-30). */
+static float fz_scale_edge(fz *f)
+{
+    static const uint32_t bits[] = {
+        0x00000000u, 0x80000000u, 0xbf800000u, 0x7fc00000u, 0xffc00001u, 0x7f800000u, 0xff800000u,
+        0x49f42400u, /* 2e6 */
+        0x49742400u, /* 1e6 */
+        0x49742401u, /* just above 1e6 */
+        0x00800000u, /* FLT_MIN */
+        0x00000001u, /* the smallest denormal */
+        0x0da24260u, /* 1e-30 */
+        0x40800000u, /* 4 */
+        0x3e800000u, /* 0.25 */
+        0x7f7fffffu, /* FLT_MAX */
+    };
+    return fz_bits(bits[fz_u8(f) % (sizeof bits / sizeof bits[0])]);
+}
+
+/* cloth_set_stiffness_scales(): one fuzzed scale for every particle, the
+ * cloth's own times a fuzzed factor, a ramp, or an edge value for all; one
+ * particle's replaced by a fuzzed or an edge value; packed, 4 to 16 bytes
+ * apart or any stride of the table, at any byte address; or NULL. The
+ * header's rule decides: a stride of 0 or a multiple of 4 (that fits), every
+ * scale > 0, finite and <= 1e6. Taken, the getter reads the scales given to
+ * the bit (strided as given, the padding untouched); refused, those before. */
+static void op_stiffness_scales(fz_world *w, fz *f)
+{
+    static float after[FZ_BIG_SIDE * FZ_BIG_SIDE];
+    const uint8_t mode = fz_u8(f);
+    const float s = (mode & 3u) == 3u ? fz_scale_edge(f) : fz_float(f);
+    static const size_t plain[5] = {0u, 4u, 8u, 12u, 16u};
+    const uint32_t pick = (mode >> 4) & 7u;
+    const size_t stride = pick < 5u ? plain[pick] : fz_stride(f);
+    const bool stride_ok = stride == 0u || (stride % 4u == 0u && stride < FZ_HUGE_STRIDE);
+    const size_t sb = stride_ok && stride != 0u ? stride : 4u;
+    const size_t off = fz_u8(f) % 4u;
+    unsigned char *base = w->buf_a + off;
+    FZ_REQUIRE(off + sb * w->count + 16u <= sizeof w->buf_a);
+    memset(w->buf_a, 0xA5, off + sb * w->count + 16u);
+    for (uint32_t i = 0; i < w->count; ++i) {
+        float v;
+        switch (mode & 3u) {
+        case 0: v = s; break;
+        case 1: v = w->scales[i] * s; break;
+        case 2: v = s * (float)(1u + i % 4u); break;
+        default: v = s; break;
+        }
+        memcpy(base + sb * i, &v, sizeof v);
+    }
+    if ((mode & 4u) && w->count > 0u) {
+        const float one = (mode & 8u) ? fz_scale_edge(f) : fz_float(f);
+        memcpy(base + sb * (fz_u8(f) % w->count), &one, sizeof one);
+    }
+    const bool null = (mode & 0x80u) != 0u;
+    bool valid = !null && stride_ok;
+    for (uint32_t i = 0; valid && i < w->count; ++i) {
+        float v;
+        memcpy(&v, base + sb * i, sizeof v);
+        valid = scale_ok(v);
+    }
+    if (g_trace) {
+        fprintf(stderr, "  stiffness scales: %g, mode %u, stride %zu, offset %zu, %s\n", (double)s, mode, stride, off,
+                valid ? "valid" : "invalid");
+    }
+    cloth_status st;
+    FZ_CALL(w, st = cloth_set_stiffness_scales(w->cloth, null ? NULL : (const float *)(void *)base, stride));
+    if (valid) {
+        FZ_REQUIRE(st == CLOTH_OK || (st == CLOTH_ERR_OUT_OF_MEMORY && w->host_alloc));
+    } else {
+        FZ_REQUIRE(st == CLOTH_ERR_INVALID_ARGUMENT);
+    }
+    if (st == CLOTH_OK) {
+        for (uint32_t i = 0; i < w->count; ++i) {
+            memcpy(&w->scales[i], base + sb * i, sizeof(float));
+        }
+    }
+    /* read back with the same stride into a buffer of 0xA5 at the same address */
+    memset(w->buf_a, 0xA5, off + sb * w->count + 16u);
+    const cloth_status got = cloth_get_stiffness_scales(w->cloth, (float *)(void *)base, stride);
+    if (!stride_ok) {
+        FZ_REQUIRE(got == CLOTH_ERR_INVALID_ARGUMENT);
+        for (size_t b = 0; b < off + sb * w->count + 16u; ++b) {
+            FZ_REQUIRE(w->buf_a[b] == 0xA5u);
+        }
+    } else {
+        FZ_REQUIRE(got == CLOTH_OK);
+        for (uint32_t i = 0; i < w->count; ++i) {
+            memcpy(&after[i], base + sb * i, sizeof(float));
+            for (size_t b = 4u; b < sb; ++b) {
+                FZ_REQUIRE(base[sb * i + b] == 0xA5u);
+            }
+        }
+        FZ_REQUIRE(memcmp(after, w->scales, (size_t)w->count * sizeof(float)) == 0);
+        for (size_t b = 0; b < off; ++b) {
+            FZ_REQUIRE(w->buf_a[b] == 0xA5u);
+        }
+        for (size_t b = 0; b < 16u; ++b) {
+            FZ_REQUIRE(base[sb * (w->count - 1u) + 4u + b] == 0xA5u);
+        }
+    }
+}
+
+/* cloth_set_self_collision(): a fuzzed thickness or a hostile one (negative,
+ * NaN, infinite, huge, tiny, denormal, -0), typical ones about the
+ * harness's spacings (1 to 10 cm). The header's rule: 0 is taken; a
+ * negative, non-finite or positive one below 1e-6 m refused; one above four
+ * times the cloth's longest structural link refused too, which the harness
+ * does not work out, so a finite one from 1e-6 m up may go either way.
+ * Taken, it reads back to the bit; refused, the one before. The first
+ * non-zero one allocates: the host's allocator may refuse it. */
+static void op_self_collision(fz_world *w, fz *f)
+{
+    static const uint32_t bits[] = {
+        0xbc23d70au, /* -0.01 */
+        0x7fc00000u, /* NaN */
+        0xffc00001u, /* -NaN */
+        0x7f800000u, /* inf */
+        0xff800000u, /* -inf */
+        0x7149f2cau, /* 1e30 */
+        0x7f7fffffu, /* FLT_MAX */
+        0x0da24260u, /* 1e-30 */
+        0x00000001u, /* the smallest denormal */
+        0x80000000u, /* -0 */
+        0x00000000u, /* 0: off */
+        0x3c23d70au, /* 0.01 */
+        0x3cf5c28fu, /* 0.03 */
+        0x3d4ccccdu, /* 0.05 */
+        0x3dcccccdu, /* 0.1 */
+        0x3f800000u, /* 1 */
+    };
+    const uint8_t sel = fz_u8(f);
+    const float t = (sel & 0x80u) ? fz_float(f) : fz_bits(bits[sel % (sizeof bits / sizeof bits[0])]);
+    const bool valid = t >= 0.0f && isfinite(t) && (t == 0.0f || t >= 1e-6f);
+    const float before = w->thickness;
+    if (g_trace) {
+        fprintf(stderr, "  self-collision thickness %g (%s)\n", (double)t, valid ? "valid" : "invalid");
+    }
+    cloth_status st;
+    FZ_CALL(w, st = cloth_set_self_collision(w->cloth, t));
+    if (t == 0.0f) {
+        FZ_REQUIRE(st == CLOTH_OK);
+    } else if (valid) {
+        FZ_REQUIRE(st == CLOTH_OK || st == CLOTH_ERR_INVALID_ARGUMENT ||
+                   (st == CLOTH_ERR_OUT_OF_MEMORY && w->host_alloc));
+    } else {
+        FZ_REQUIRE(st == CLOTH_ERR_INVALID_ARGUMENT);
+    }
+    float got = fz_bits(0x7fc00000u);
+    FZ_REQUIRE(cloth_get_self_collision(w->cloth, &got) == CLOTH_OK);
+    FZ_REQUIRE(memcmp(&got, st == CLOTH_OK ? &t : &before, sizeof got) == 0);
+    if (st == CLOTH_OK) {
+        w->thickness = t;
+    }
+}
+
+/* After every op: the scales and the thickness are the ones last taken. */
+static void check_painted(const fz_world *w)
+{
+    static float now[FZ_BIG_SIDE * FZ_BIG_SIDE];
+    float t = fz_bits(0x7fc00000u);
+    FZ_REQUIRE(cloth_get_self_collision(w->cloth, &t) == CLOTH_OK);
+    FZ_REQUIRE(memcmp(&t, &w->thickness, sizeof t) == 0);
+    FZ_REQUIRE(cloth_get_stiffness_scales(w->cloth, now, 0u) == CLOTH_OK);
+    FZ_REQUIRE(memcmp(now, w->scales, (size_t)w->count * sizeof(float)) == 0);
+}
+
 static void run_op(fz_world *w, fz *f, uint8_t op)
 {
     cloth_t *c = w->cloth;
@@ -2082,6 +2279,14 @@ static void run_op(fz_world *w, fz *f, uint8_t op)
         FZ_REQUIRE(cloth_set_collider_transforms(NULL, &one, 1u, tri, NULL) == CLOTH_ERR_INVALID_ARGUMENT);
         FZ_REQUIRE(cloth_set_collider_transforms(NULL, NULL, 0u, NULL, NULL) == CLOTH_ERR_INVALID_ARGUMENT);
         FZ_REQUIRE(cloth_set_collider_transforms(c, NULL, 0u, NULL, NULL) == CLOTH_OK); /* none: nothing to do */
+        float one_scale = 1.0f;
+        FZ_REQUIRE(cloth_set_stiffness_scales(c, NULL, 0u) == CLOTH_ERR_INVALID_ARGUMENT);
+        FZ_REQUIRE(cloth_set_stiffness_scales(NULL, &one_scale, 0u) == CLOTH_ERR_INVALID_ARGUMENT);
+        FZ_REQUIRE(cloth_get_stiffness_scales(c, NULL, 0u) == CLOTH_ERR_INVALID_ARGUMENT);
+        FZ_REQUIRE(cloth_get_stiffness_scales(NULL, &one_scale, 0u) == CLOTH_ERR_INVALID_ARGUMENT);
+        FZ_REQUIRE(cloth_set_self_collision(NULL, 0.01f) == CLOTH_ERR_INVALID_ARGUMENT);
+        FZ_REQUIRE(cloth_get_self_collision(c, NULL) == CLOTH_ERR_INVALID_ARGUMENT);
+        FZ_REQUIRE(cloth_get_self_collision(NULL, &one_scale) == CLOTH_ERR_INVALID_ARGUMENT);
         cloth_destroy(NULL);
         break;
     }
@@ -2109,6 +2314,8 @@ static void run_op(fz_world *w, fz *f, uint8_t op)
     case OP_SKIN_NORMALS: op_skin_normals(w, f); break;
     case OP_BACKSTOPS: op_backstops(w, f); break;
     case OP_COLLIDER_TRANSFORMS: op_collider_transforms(w, f); break;
+    case OP_STIFFNESS_SCALES: op_stiffness_scales(w, f); break;
+    case OP_SELF_COLLISION: op_self_collision(w, f); break;
     case OP_COUNT: break;
     }
 }
@@ -2151,6 +2358,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     }
     w->tris = cloth_triangle_count(w->cloth);
     g_hooks.count = w->count;
+    FZ_REQUIRE(w->count <= FZ_BIG_SIDE * FZ_BIG_SIDE);
+    for (uint32_t i = 0; i < w->count; ++i) {
+        w->scales[i] = 1.0f; /* never painted */
+    }
+    w->thickness = 0.0f;
+    check_painted(w);
 
     for (uint32_t k = 0; k < FZ_MAX_OPS && f.at < f.n; ++k) {
         const uint8_t op = fz_u8(&f);
@@ -2161,6 +2374,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         /* after every call: nothing non-finite can be read back */
         fz probe = {(const uint8_t *)"\x00", 1, 0};
         check_readback(w, &probe);
+        check_painted(w);
     }
     cloth_destroy(w->cloth);
     w->cloth = NULL;

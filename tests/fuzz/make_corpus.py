@@ -576,6 +576,88 @@ for where in (0, 2):
              op("CALLBACK", u8(where), u8(which)) + hooks + FRAMES)
 
 
+# painted stiffness: every particle 2, a ramp 4 bytes apart at an odd address,
+# the cloth's own halved 12 bytes apart, the most it takes (1e6) for all; kept
+# by a snapshot round trip and an integrator switch; a mesh; then refusals (one
+# scale 0, -0, -1, NaN, -NaN, inf, -inf, 2e6, just above 1e6; NULL; strides 2,
+# 13, wrapping) and the edge values it takes (FLT_MIN, a denormal, 1e-30)
+def scales(mode, value, *replaced, stride_=None, offset=0):
+    """STIFFNESS_SCALES: mode (bits 0-1 how, 2 one replaced, 3 by an edge value, 4-6
+    the stride: 0, 4, 8, 12, 16 or, 5 to 7, `stride_` of the table; 7 NULL), the
+    value, the byte offset, then (bit 2) the value replaced and its particle."""
+    assert (stride_ is not None) == (((mode >> 4) & 7) >= 5)
+    return op("STIFFNESS_SCALES", u8(mode), value, stride(stride_) if stride_ is not None else b"", u8(offset),
+              *replaced)
+
+
+SCALE_EDGE = {"0": 0, "-0": 1, "-1": 2, "nan": 3, "-nan": 4, "inf": 5, "-inf": 6, "2e6": 7, "1e6": 8, "1e6+": 9,
+              "min": 10, "denorm": 11, "1e-30": 12, "4": 13, "0.25": 14, "max": 15}
+
+
+def edge(name):
+    return u8(SCALE_EDGE[name])
+
+
+seed("stiffness_scales", grid(8, 8) + op("PIN", idx(0), u8(1), vec(0, 0, 0)) + op("PIN", idx(7), u8(1), vec(0, 0, 0)) +
+     scales(0, f(2)) + FRAMES + scales(2 | (1 << 4), f(0.5), offset=3) + FRAMES +
+     scales(1 | (3 << 4), f(0.5), offset=1) + op("SNAPSHOT_ROUNDTRIP", u8(1)) + op("INTEGRATOR", u8(7)) + FRAMES +
+     scales(3, edge("1e6")) + op("INTEGRATOR", u8(1)) + op("STEP", f("1/60")) + scales(3 | (4 << 4), edge("4")) +
+     op("INTEGRATOR", u8(5)) + FRAMES + op("READBACK", stride(0), u8(0)))
+seed("stiffness_scales_mesh", mesh(6, 6) + op("PIN", idx(0), u8(1), vec(0, 0, 0)) +
+     scales(2 | (2 << 4), f(0.25)) + FRAMES + op("INTEGRATOR", u8(7)) + FRAMES)
+seed("stiffness_scales_hostile", grid(6, 6) +
+     b"".join(scales(0 | 4 | 8, f(1.5), edge(x), u8(7)) for x in
+              ("0", "-0", "-1", "nan", "-nan", "inf", "-inf", "2e6", "1e6+")) +
+     b"".join(scales(0 | 4 | 8 | (1 << 4), f(1.5), edge(x), u8(35)) for x in ("min", "denorm", "1e-30", "1e6")) +
+     scales(3, edge("max")) + scales(0 | 0x80, f(1)) + scales(1, f("nan")) + scales(1, f("inf")) + scales(0, f("-0")) +
+     b"".join(scales(0 | (5 << 4), f(1), stride_=x) for x in (2, 13, 2**64 - 4, HUGE, 64)) +
+     scales(0 | 4, f(2), f("1e6"), u8(3)) + scales(0 | 4, f(2), f("-1e6"), u8(3)) + FRAMES)
+# the host's allocator failing at the scales' block (a 6 x 6 grid makes 6 blocks)
+seed("stiffness_scales_alloc", grid(6, 6, alloc=u8(2, 7)) + scales(0, f(2)) + scales(0, f(3)) + FRAMES)
+
+# self-collision: a sheet pinned by one corner falls onto a rough floor and
+# folds, 5 cm thick (its spacing); then off, back on, on a mesh, on the big
+# grid; the edge values: tiny (1e-30, a denormal), -0 and 1 m taken and
+# stepped; negative, NaN and infinite refused. (A huge thickness, 1e30 or
+# FLT_MAX, stepped: no seed yet, its step converts a NaN position to a cell
+# index in src/self_collision.c's cell_of(), which UBSan stops at.)
+def self_collision(name_or_float):
+    """SELF_COLLISION: a thickness of the harness's table by name, or any float (bit 7)."""
+    table = {"-0.01": 0, "nan": 1, "-nan": 2, "inf": 3, "-inf": 4, "1e30": 5, "max": 6, "1e-30": 7, "denorm": 8,
+             "-0": 9, "0": 10, "0.01": 11, "0.03": 12, "0.05": 13, "0.1": 14, "1": 15}
+    if isinstance(name_or_float, str) and name_or_float in table:
+        return op("SELF_COLLISION", u8(table[name_or_float]))
+    return op("SELF_COLLISION", u8(0x80), f(name_or_float))
+
+
+FLOOR = op("PLANE", vec(0, -0.25, 0), vec(0, 1, 0)) + op("FRICTION", u8(0), f(1))
+seed("self_collision", grid(10, 10) + op("PIN", idx(0), u8(1), vec(0, 0, 0)) + FLOOR + op("SUBSTEPS", u8(2)) +
+     self_collision("0.05") +
+     FRAMES + FRAMES + op("UNPIN", idx(0)) + FRAMES + self_collision("0") + FRAMES + self_collision("0.03") + FRAMES +
+     op("INTEGRATOR", u8(0)) + FRAMES + op("SNAPSHOT_ROUNDTRIP", u8(2)) + op("READBACK", stride(0), u8(0)))
+seed("self_collision_mesh", mesh(8, 8) + op("PIN", idx(0), u8(1), vec(0, 0, 0)) + FLOOR + op("SUBSTEPS", u8(2)) +
+     self_collision("0.05") +
+     FRAMES + FRAMES + op("INTEGRATOR", u8(7)) + FRAMES)
+seed("self_collision_hostile", grid(6, 6) + FLOOR + op("SUBSTEPS", u8(2)) +
+     b"".join(self_collision(x) for x in ("-0.01", "nan", "-nan", "inf", "-inf")) + self_collision("-max") +
+     self_collision("-1e-30") + self_collision("1e30") + self_collision("max") + self_collision("1e-30") + FRAMES +
+     self_collision("denorm") + FRAMES + self_collision("-0") + FRAMES + self_collision("1") + FRAMES +
+     self_collision(0.5) + FRAMES + self_collision("0") + op("STEP", f("1/60")))
+seed("self_collision_tiny_mesh", mesh(8, 8) + self_collision("1e-30") + FRAMES + self_collision("denorm") + FRAMES)
+seed("self_collision_big", grid(BIG, BIG) + op("PIN", idx(0), u8(1), vec(0, 0, 0)) + self_collision("0.05") +
+     op("TASK_HOOKS", u8(0), u8(0)) + op("STEP", f("1/60")))
+seed("self_collision_alloc", grid(6, 6, alloc=u8(2, 7)) + self_collision("0.05") + self_collision("0.05") + FRAMES)
+# both together, with a strain limit (the pass runs after each limit pass too)
+seed("self_collision_scales", grid(10, 10) + op("PIN", idx(0), u8(1), vec(0, 0, 0)) + FLOOR + op("SUBSTEPS", u8(2)) +
+     op("STRAIN_LIMIT", u8(3), f(0.05)) + scales(2, f(0.5)) + self_collision("0.05") + FRAMES + FRAMES)
+# re-entry from a hook: painting scales (12 + 32) and self-collision (12 + 48)
+for where in (0, 2):
+    for which in (44, 60):
+        hooks = (op("WIND", u8(1), u8(0), vec(0, 0, 0)) + op("FORCE_HOOK", u8(1), u8(0), vec(0, 0, 0)) +
+                 op("CUSTOM_INTEGRATOR", u8((1 << 3) | 0), u8(0)))
+        seed(f"callback_{where}_{which}", grid(6, 6) + op("CALLBACK", u8(where), u8(which)) + hooks + FRAMES)
+
+
 def main():
     out = sys.argv[1] if len(sys.argv) > 1 else os.path.join(HERE, "corpus")
     os.makedirs(out, exist_ok=True)

@@ -614,6 +614,139 @@ class TestMasses(unittest.TestCase, StatusAssertions):
             self.assertStatus(Status.ERR_INVALID_ARGUMENT, c.set_particle_radius, math.nan)
 
 
+class TestStiffnessScales(unittest.TestCase, StatusAssertions):
+    def test_round_trip_and_refusals(self):
+        invalid = Status.ERR_INVALID_ARGUMENT
+        with clothsim.Cloth.grid(3, 3, spacing=0.1) as c:
+            self.assertEqual([float(s) for s in c.stiffness_scales()], [1.0] * 9)  # never painted
+            before = c.save_state()
+            for bad in (0.0, -0.0, -1.0, math.nan, math.inf, -math.inf, 2e6):
+                self.assertStatus(invalid, c.set_stiffness_scales, [1.0] * 8 + [bad])
+                self.assertEqual([float(s) for s in c.stiffness_scales()], [1.0] * 9)  # refused: nothing changes
+            with self.assertRaises(ValueError):
+                c.set_stiffness_scales([1.0] * 8)
+            with self.assertRaises(ValueError):
+                c.set_stiffness_scales([1.0] * 10)
+            self.assertEqual(c.save_state(), before)
+            painted = [0.25, 0.5, 1.0, 1.5, 2.0, 4.0, 1e6, 1e-6, 3.0]  # 1e6 is the most it takes
+            as_float32 = [ctypes.c_float(v).value for v in painted]
+            c.set_stiffness_scales(painted)
+            self.assertEqual([float(s) for s in c.stiffness_scales()], as_float32)
+            self.assertStatus(invalid, c.set_stiffness_scales, [2.0] * 8 + [math.nan])
+            self.assertEqual([float(s) for s in c.stiffness_scales()], as_float32)
+            if np is not None:
+                c.set_stiffness_scales(np.full(9, 2.0, dtype=np.float64))  # converted to float32
+                self.assertEqual(c.stiffness_scales().dtype, np.float32)
+            else:
+                c.set_stiffness_scales((2.0,) * 9)
+            self.assertEqual([float(s) for s in c.stiffness_scales()], [2.0] * 9)
+            c.step(1 / 60)
+        with self.assertRaises(ValueError):
+            c.stiffness_scales()  # closed
+        with self.assertRaises(ValueError):
+            c.set_stiffness_scales([1.0] * 9)
+
+    @staticmethod
+    def hanging_stretch(scale):
+        """How far the bottom middle of a strip 1 m long (17 x 3, pinned at
+        the top row, soft springs) hangs below its rest place after 4 s, m."""
+        rows, cols = 17, 3
+        with clothsim.Cloth.grid(rows, cols, spacing=1 / 16, v_axis=(0, -1, 0)) as c:
+            c.set_integrator("implicit_euler")
+            c.set_substeps(0)
+            c.set_iterations(0)
+            c.set_damping(4.0)
+            set_all_stiffness(c, 20.0)
+            for i in range(cols):
+                c.pin(i)
+            if scale is not None:
+                c.set_stiffness_scales([scale] * (rows * cols))
+            for _ in range(240):
+                c.step(1 / 60)
+            return -rows_of(c.positions())[(rows - 1) * cols + cols // 2][1] - 1.0
+
+    def test_painted_stiffer_stretches_less(self):
+        plain_stretch = self.hanging_stretch(None)
+        ones = self.hanging_stretch(1.0)
+        stiff = self.hanging_stretch(4.0)
+        self.assertGreater(plain_stretch, 0.005)  # it does stretch
+        self.assertEqual(ones, plain_stretch)  # scales of 1: the unpainted bits
+        self.assertLess(stiff, plain_stretch)
+        # the stretch of a hanging strip goes as 1 / k: a quarter, within 10 %
+        self.assertAlmostEqual(stiff / plain_stretch, 0.25, delta=0.025)
+
+
+class TestSelfCollision(unittest.TestCase, StatusAssertions):
+    SIDE = 12
+    SPACING = 0.03
+    THICK = 0.03
+
+    def test_thickness_round_trip_and_refusals(self):
+        invalid = Status.ERR_INVALID_ARGUMENT
+        with clothsim.Cloth.grid(4, 4) as c:
+            self.assertEqual(c.self_collision, 0.0)  # off by default
+            c.set_self_collision(0.02)
+            self.assertEqual(c.self_collision, ctypes.c_float(0.02).value)
+            for bad in (-0.01, -math.inf, math.nan, math.inf):
+                self.assertStatus(invalid, c.set_self_collision, bad)
+                self.assertEqual(c.self_collision, ctypes.c_float(0.02).value)  # refused: unchanged
+            with self.assertRaises(ctypes.ArgumentError):
+                c.set_self_collision("thick")
+            c.step(1 / 60)
+            c.set_self_collision(0.0)  # off again (the memory is kept)
+            self.assertEqual(c.self_collision, 0.0)
+            c.set_self_collision(0.05)
+            self.assertEqual(c.self_collision, ctypes.c_float(0.05).value)
+        with self.assertRaises(ValueError):
+            c.set_self_collision(0.01)  # closed
+
+    def closest_apart(self, positions):
+        """The distance between the closest two particles more than two rows
+        or columns apart (the pairs the pass keeps apart)."""
+        side = self.SIDE
+        x = rows_of(positions)
+        if np is not None:
+            p = np.array(x, dtype=np.float64)
+            d = np.sqrt(((p[:, None, :] - p[None, :, :]) ** 2).sum(axis=2))
+            r, c = np.divmod(np.arange(side * side), side)
+            near = (np.abs(r[:, None] - r[None, :]) <= 2) & (np.abs(c[:, None] - c[None, :]) <= 2)
+            return float(d[~near].min())
+        best = math.inf
+        for i in range(side * side):
+            ri, ci = divmod(i, side)
+            for j in range(i + 1, side * side):
+                rj, cj = divmod(j, side)
+                if abs(ri - rj) > 2 or abs(ci - cj) > 2:
+                    best = min(best, math.dist(x[i], x[j]))
+        return best
+
+    def dropped(self, thickness):
+        """A 12 x 12 sheet, 3 cm spacing, tilted 78 degrees about x with its
+        low edge 5 cm above a rough floor: it lands on that edge and
+        crumples onto itself. The closest non-neighbours after every step."""
+        closest = []
+        # the library's defaults (XPBD, the stretch guarantee), as tests/test_self_collision.c
+        with _library_grid(clothsim.Cloth, self.SIDE, self.SIDE, spacing=self.SPACING) as c:
+            cs, sn = 0.2, 0.9797959
+            c.set_positions([(u, 0.05 + v * sn, v * cs) for u, _, v in rows_of(c.positions())])
+            c.add_plane((0, 0, 0), (0, 1, 0), friction=0.8)
+            c.set_self_collision(thickness)
+            for _ in range(150):
+                c.step(1 / 60)
+                closest.append(self.closest_apart(c.positions()))
+            top = max(y for _, y, _ in rows_of(c.positions()))
+        return closest, top
+
+    def test_dropped_sheet_keeps_layers_apart(self):
+        with_it, top = self.dropped(self.THICK)
+        self.assertLess(top, 0.2)  # it fell ...
+        self.assertGreater(top, 0.03)  # ... and folded onto itself: a heap, not a sheet lying flat
+        for step, d in enumerate(with_it):
+            self.assertGreaterEqual(d, 0.5 * self.THICK, "step %d: non-neighbours %.4f m apart" % (step, d))
+        without, _ = self.dropped(0.0)
+        self.assertLess(min(without), 0.5 * self.THICK)  # without it the layers meet
+
+
 class TestColliders(unittest.TestCase, StatusAssertions):
     def test_handles_and_their_errors(self):
         with clothsim.Cloth.grid(4, 4) as c:
