@@ -134,7 +134,7 @@ static double point_triangle_distance(const float *p, const float *a, const floa
     double u = (cc * d1 - bc * d2) / det, v = (aa * d2 - bc * d1) / det;
     if (u < 0 || v < 0 || u + v > 1) {
         /* outside the face: the nearest of the three edges */
-        double best = INFINITY;
+        double best = HUGE_VAL;
         const float *e[3][2] = {{a, b}, {b, c}, {c, a}};
         for (int k = 0; k < 3; ++k) {
             double d[3], q[3], dd = 0, t = 0;
@@ -172,7 +172,7 @@ static double deepest(const float *pos, uint32_t count, const uv_sphere *s, floa
             continue;
         }
         bool inside = true;
-        double dist = INFINITY;
+        double dist = HUGE_VAL;
         for (uint32_t t = 0; t < s->triangles && inside; ++t) {
             float a[3], b[3], c[3];
             for (int k = 0; k < 3; ++k) {

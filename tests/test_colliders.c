@@ -182,7 +182,7 @@ static double signed_distance(const shape *s, const double p[3])
     case BOX:
     case MESH_BOX: {
         /* axis-aligned: the outside part's length, or the nearest face inside */
-        double out2 = 0, in = -INFINITY;
+        double out2 = 0, in = -HUGE_VAL;
         for (int k = 0; k < 3; ++k) {
             const double e = fabs(d[k]) - s->r[k];
             out2 += e > 0 ? e * e : 0;

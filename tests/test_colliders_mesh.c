@@ -26,7 +26,7 @@
 /* Signed distance to an axis-aligned box (negative inside). */
 static double box_distance(const double c[3], const double h[3], const float *p)
 {
-    double out2 = 0.0, in = -INFINITY;
+    double out2 = 0.0, in = -HUGE_VAL;
     for (int k = 0; k < 3; ++k) {
         const double e = fabs((double)p[k] - c[k]) - h[k];
         out2 += e > 0.0 ? e * e : 0.0;

@@ -79,7 +79,7 @@ static bool grid_neighbours(uint32_t i, uint32_t j)
  * springs' pairs, so it checks no pair the pass skips. */
 static double closest(const float *x)
 {
-    double best = INFINITY;
+    double best = HUGE_VAL;
     for (uint32_t i = 0; i < N; ++i) {
         for (uint32_t j = i + 1u; j < N; ++j) {
             if (grid_neighbours(i, j)) {
@@ -95,7 +95,7 @@ static double closest(const float *x)
 
 static void test_fold(bool mesh)
 {
-    double worst[2] = {INFINITY, INFINITY};
+    double worst[2] = {HUGE_VAL, HUGE_VAL};
     for (int on = 0; on < 2; ++on) {
         cloth_t *c = dropped(mesh, on ? THICK : 0.0f, 1u, CLOTH_INTEGRATOR_XPBD);
         if (c == NULL) {
