@@ -32,15 +32,6 @@
 #include <stdio.h>
 #include <string.h>
 
-#define CHECKED(call)                                                                     \
-    do {                                                                                  \
-        cloth_status st_ = (call);                                                        \
-        if (st_ != CLOTH_OK) {                                                            \
-            fprintf(stderr, "viewer: %s: %s\n", #call, cloth_status_string(st_));         \
-            return -1;                                                                    \
-        }                                                                                 \
-    } while (0)
-
 #define CAPE_N (CHARACTER_ROWS * CHARACTER_COLS)
 #define SPACING 0.04f
 #define COLLAR_Y 1.46f

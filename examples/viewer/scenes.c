@@ -114,15 +114,6 @@ static void apply_wind(scene *s)
 
 /* --- building the scenes -------------------------------------------------------------- */
 
-#define CHECKED(call)                                                                     \
-    do {                                                                                  \
-        cloth_status st_ = (call);                                                        \
-        if (st_ != CLOTH_OK) {                                                            \
-            fprintf(stderr, "viewer: %s: %s\n", #call, cloth_status_string(st_));         \
-            return -1;                                                                    \
-        }                                                                                 \
-    } while (0)
-
 render_shape *scene_add_shape(scene *s, render_shape_kind kind, const float color[3])
 {
     if (s->draw.shape_count == RENDER_MAX_SHAPES) {

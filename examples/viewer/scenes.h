@@ -27,6 +27,19 @@
 #include "render.h"
 #include "scene_character.h"
 
+#include <stdio.h>
+
+/* In the scene builders: a call that must succeed, or the builder says which
+ * failed and returns -1. */
+#define CHECKED(call)                                                                     \
+    do {                                                                                  \
+        cloth_status st_ = (call);                                                        \
+        if (st_ != CLOTH_OK) {                                                            \
+            fprintf(stderr, "viewer: %s: %s\n", #call, cloth_status_string(st_));         \
+            return -1;                                                                    \
+        }                                                                                 \
+    } while (0)
+
 typedef enum scene_kind { SCENE_DRAPE, SCENE_CURTAIN, SCENE_FLAG, SCENE_CHARACTER, SCENE_COUNT } scene_kind;
 
 /* An eddy: a travelling wave of sideways and vertical air motion. */
