@@ -135,26 +135,38 @@ typedef struct cloth_backstop {
     bool moving;          /* normals set since the last step */
 } cloth_backstop;
 
+/* A self-collision list that did not fit its slots: the particle scans
+ * the cells each pass instead. */
+#define CLOTH_SELF_CROWDED 0xFFFFFFFFu
+
 /* A particle as the self-collision broad phase reads it, in bucket order. */
 typedef struct cloth_self_entry {
     float x, y, z;
     uint32_t index;
-    int32_t cell[3];
-    uint32_t pad;
 } cloth_self_entry;
 
 /* Self-collision (self_collision.c): the thickness and, from the first
- * non-zero one, one block for the broad phase's arrays. */
+ * non-zero one, one block for the broad phase's arrays. Each particle keeps
+ * the list of particles that were within the thickness and a margin of it
+ * when the lists were last built (from the reference positions), sorted by
+ * index; the lists stand while no two particles can have closed the
+ * margin since. */
 typedef struct cloth_self {
     float thickness; /* m; 0: off */
+    float margin;    /* m: how far beyond the thickness the lists reach */
     void *block;
     size_t block_bytes;
     uint32_t buckets;
-    uint32_t *bucket, *order, *hits; /* per particle */
+    uint32_t slots;                  /* list room per particle */
+    bool stale;                      /* the lists must be built before the next pass */
+    uint32_t *bucket;                /* per particle */
     uint32_t *start;                 /* buckets + 1 */
     uint32_t *link_start, *link;     /* a mesh's rest neighbours (CSR) */
+    uint32_t *count;                 /* per particle: its list's length, or CLOTH_SELF_CROWDED */
+    uint32_t *hits;                  /* per particle: partners that touched it in the last pass */
+    uint32_t *list;                  /* per particle: `slots` partner indices */
+    float *ref;                      /* per particle: x, y, z when the lists were built */
     float *d;                        /* per particle: position and velocity corrections */
-    int32_t *cell;                   /* per particle: its cell's x, y, z */
     cloth_self_entry *entry;         /* per particle, in bucket order */
 } cloth_self;
 

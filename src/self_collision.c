@@ -10,32 +10,60 @@
  * pass, before the skin, tethers and colliders, so those win where they
  * disagree.
  *
- * Broad phase: a hash grid of cells one thickness wide, rebuilt each pass
- * by a counting sort of the particles by bucket (so a bucket lists its
- * particles in increasing order). A particle meets the particles of the 27
- * cells about it, reading in each cell's bucket only the particles of that
- * cell (a bucket may hold several cells). Pairs are
- * taken once (the second index larger) in a fixed order and their
- * corrections summed per particle, then each particle moves by the mean of
- * its corrections (Jacobi): the result does not depend on the order pairs
- * come in but on the pairs alone, so it is the same on any thread count and
- * vector level. The pass runs on the calling thread.
+ * Lists, not a search per pass. Every particle keeps the particles that
+ * were within the thickness plus a margin of it when the lists were built,
+ * sorted by index. A pass first bounds how far the particles have moved
+ * apart since: every particle's displacement lies in a box, and two
+ * particles have closed at most the box's diagonal. While that is less
+ * than the margin, no pair missing from the lists can touch, and the pass
+ * reads only the lists; otherwise it builds them again. A heap at rest, or
+ * a cloth falling as one, keeps its lists for many passes.
+ *
+ * Building: a hash grid of cells one reach (thickness + margin) wide,
+ * made by a counting sort of the particles by bucket; each particle then
+ * collects the particles of the 27 cells about it that lie within the
+ * reach and are not its rest neighbours, and sorts them. A particle whose
+ * list does not fit its slots is "crowded" and goes through all the
+ * particles in index order each pass instead (slow, but the same answer:
+ * only those within the thickness count, and they come in the same
+ * order).
+ *
+ * Every particle sums its own corrections from its partners in increasing
+ * index order and moves by their mean (Jacobi), in a second sweep: the
+ * result depends on the positions alone, not on when the lists were built,
+ * the thread count or the vector level. Both sweeps and the lists' filling
+ * run on the task hooks, in ranges of particles.
  */
 #include "self_collision.h"
-#include "platform/stride.h"
+#include "tasks.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#define NONE 0xFFFFFFFFu
+/* The lists reach this many thicknesses beyond the thickness: a wider
+ * margin builds less often but tests more pairs each pass. */
+#define MARGIN 0.5f
 
-/* per particle: bucket, sorted order, corrections (x, y, z, dv x, y, z),
- * contact count; buckets + 1 starts; a mesh's neighbour lists */
-static size_t block_bytes(uint32_t n, uint32_t buckets, uint32_t links)
+/* Particles per task item of the sweeps. */
+#define SELF_ITEM 512u
+
+/* List room per particle: a particle meets the cloth around it within the
+ * reach (about 3.6 (reach / link)^2 particles of a sheet, most of them rest
+ * neighbours) in each layer of a heap. */
+static uint32_t slots_for(float reach, float link)
 {
-    return (size_t)n * (2u * sizeof(uint32_t) + 6u * sizeof(float) + sizeof(uint32_t) + 3u * sizeof(int32_t) +
-                        sizeof(cloth_self_entry)) +
+    const float r = link > 0.0f ? reach / link : 1e3f;
+    const float want = 16.0f + 8.0f * r * r;
+    const uint32_t k = want >= 256.0f ? 256u : (uint32_t)want;
+    return k < 32u ? 32u : (k + 7u) & ~7u;
+}
+
+/* per particle: entry, ref (3), corrections (6), bucket, count, hits,
+ * list; buckets + 1 starts; a mesh's neighbour lists */
+static size_t block_bytes(uint32_t n, uint32_t buckets, uint32_t links, uint32_t slots)
+{
+    return (size_t)n * (sizeof(cloth_self_entry) + 9u * sizeof(float) + (3u + (size_t)slots) * sizeof(uint32_t)) +
            ((size_t)buckets + 1u) * sizeof(uint32_t) + ((size_t)n + 1u) * sizeof(uint32_t) +
            (size_t)links * sizeof(uint32_t);
 }
@@ -87,6 +115,36 @@ static float longest_link(const cloth_t *cloth)
     return top;
 }
 
+/* The mean structural link at rest (0 with none). */
+static float mean_link(const cloth_t *cloth)
+{
+    if (cloth->tris == NULL) {
+        return 0.5f * (cloth->family_rest[0] + cloth->family_rest[1]);
+    }
+    const uint32_t b = cloth->type_begin[CLOTH_SPRING_STRUCTURAL], e = cloth->type_begin[CLOTH_SPRING_STRUCTURAL + 1];
+    double sum = 0.0;
+    for (uint32_t s = b; s < e; ++s) {
+        sum += (double)cloth->spring_rest[s];
+    }
+    return e > b ? (float)(sum / (double)(e - b)) : 0.0f;
+}
+
+/* Carve a block into the arrays of `s`. */
+static void carve(cloth_self *s, unsigned char *b, uint32_t n, uint32_t buckets, uint32_t links)
+{
+    s->entry = (cloth_self_entry *)(void *)b;
+    s->ref = (float *)(void *)(s->entry + n);
+    s->d = s->ref + 3u * (size_t)n;
+    s->bucket = (uint32_t *)(void *)(s->d + 6u * (size_t)n);
+    s->count = s->bucket + n;
+    s->hits = s->count + n;
+    s->list = s->hits + n;
+    s->start = s->list + (size_t)n * s->slots;
+    s->link_start = s->start + buckets + 1u;
+    s->link = s->link_start + n + 1u;
+    (void)links;
+}
+
 cloth_status cloth_set_self_collision(cloth_t *cloth, float thickness)
 {
     if (cloth_busy(cloth)) {
@@ -97,8 +155,12 @@ cloth_status cloth_set_self_collision(cloth_t *cloth, float thickness)
         return CLOTH_ERR_INVALID_ARGUMENT;
     }
     cloth_self *s = &cloth->self;
-    if (thickness == 0.0f || s->block != NULL) {
+    const float margin = MARGIN * thickness;
+    const uint32_t slots = slots_for(thickness + margin, mean_link(cloth));
+    if (thickness == 0.0f || (s->block != NULL && s->slots >= slots)) {
         s->thickness = thickness;
+        s->margin = margin;
+        s->stale = true;
         return CLOTH_OK;
     }
     const uint32_t n = cloth->count;
@@ -107,27 +169,23 @@ cloth_status cloth_set_self_collision(cloth_t *cloth, float thickness)
         buckets *= 2u; /* a power of two, at least twice the particles */
     }
     const uint32_t links = cloth->tris != NULL ? 2u * cloth->spring_count : 0u;
-    const size_t bytes = block_bytes(n, buckets, links);
+    const size_t bytes = block_bytes(n, buckets, links, slots);
     unsigned char *b = cloth_mem_alloc(&cloth->alloc, bytes);
     if (b == NULL) {
         return CLOTH_ERR_OUT_OF_MEMORY;
     }
+    cloth_mem_free(&cloth->alloc, s->block, s->block_bytes);
     s->block = b;
     s->block_bytes = bytes;
     s->buckets = buckets;
-    s->bucket = (uint32_t *)(void *)b;
-    s->order = s->bucket + n;
-    s->hits = s->order + n;
-    s->start = s->hits + n;
-    s->link_start = s->start + buckets + 1u;
-    s->link = s->link_start + n + 1u;
-    s->d = (float *)(void *)(s->link + links);
-    s->cell = (int32_t *)(void *)(s->d + 6u * (size_t)n);
-    s->entry = (cloth_self_entry *)(void *)(s->cell + 3u * (size_t)n);
+    s->slots = slots;
+    carve(s, b, n, buckets, links);
     if (cloth->tris != NULL) {
         mesh_links(cloth, s);
     }
     s->thickness = thickness;
+    s->margin = margin;
+    s->stale = true;
     return CLOTH_OK;
 }
 
@@ -156,22 +214,22 @@ static int32_t cell_of(float v, float inv)
     return !(c >= -1e9) ? (int32_t)-1000000000 : !(c <= 1e9) ? (int32_t)1000000000 : (int32_t)c;
 }
 
-/* A power-of-two bucket count: the hash's low bits, after a multiply that
- * mixes the high ones down (no division per cell). */
+/* A power-of-two bucket count: cell (x, y, z) goes to bucket x + the
+ * hash of its column (y, z), so that the three cells of a row, x - 1 to
+ * x + 1, lie in three buckets in a row: one run of entries to read. */
 static uint32_t hash_cell(int64_t x, int64_t y, int64_t z, uint32_t buckets)
 {
-    const uint64_t h = ((uint64_t)x * 73856093u ^ (uint64_t)y * 19349663u ^ (uint64_t)z * 83492791u) *
-                       0x9E3779B97F4A7C15u;
-    return (uint32_t)(h >> 32) & (buckets - 1u);
+    const uint64_t column = ((uint64_t)y * 0x9E3779B97F4A7C15u) ^ ((uint64_t)z * 0xC2B2AE3D27D4EB4Fu);
+    return (uint32_t)((uint64_t)x + (column >> 32)) & (buckets - 1u);
 }
 
-/* Whether i and j (i < j) are neighbours in the rest shape. */
+/* Whether i and j are neighbours in the rest shape. */
 static bool rest_neighbours(const cloth_t *cloth, const cloth_self *s, uint32_t i, uint32_t j)
 {
     if (cloth->tris == NULL) {
         const uint32_t cols = cloth->cols;
         const uint32_t ri = i / cols, ci = i % cols, rj = j / cols, cj = j % cols;
-        return rj - ri <= 2u && (ci > cj ? ci - cj : cj - ci) <= 2u;
+        return (ri > rj ? ri - rj : rj - ri) <= 2u && (ci > cj ? ci - cj : cj - ci) <= 2u;
     }
     const uint32_t *lo = s->link + s->link_start[i], *hi = s->link + s->link_start[i + 1u];
     while (lo < hi) {
@@ -188,121 +246,267 @@ static bool rest_neighbours(const cloth_t *cloth, const cloth_self *s, uint32_t 
     return false;
 }
 
-/* Pair (i, j): their overlap's correction and the approach's velocity
- * change, summed into each one's accumulators. */
-static void collide_pair(cloth_t *cloth, cloth_self *s, uint32_t i, uint32_t j)
+/* Whether the particles may have closed the margin since the lists were
+ * built: the box that holds every displacement, across its diagonal, with
+ * a tenth of the margin kept back for rounding. Not finite: yes. */
+static bool moved_apart(const cloth_t *cloth, const cloth_self *s)
 {
+    const uint32_t n = cloth->count;
     const cloth_particles *p = &cloth->p;
-    const float wi = p->w[i], wj = p->w[j], wsum = wi + wj;
-    if (!(wsum > 0.0f)) {
-        return;
+    const float *rx = s->ref, *ry = rx + n, *rz = ry + n;
+    float lo[3] = {0.0f, 0.0f, 0.0f}, hi[3] = {0.0f, 0.0f, 0.0f}, sum = 0.0f;
+    for (uint32_t i = 0; i < n; ++i) {
+        const float d[3] = {p->x[i] - rx[i], p->y[i] - ry[i], p->z[i] - rz[i]};
+        for (int k = 0; k < 3; ++k) {
+            lo[k] = d[k] < lo[k] ? d[k] : lo[k];
+            hi[k] = d[k] > hi[k] ? d[k] : hi[k];
+        }
+        sum += (d[0] + d[1]) + d[2]; /* NaN or inf comes through */
     }
-    const float ex = p->x[i] - p->x[j], ey = p->y[i] - p->y[j], ez = p->z[i] - p->z[j];
-    const float d2 = (ex * ex + ey * ey) + ez * ez, t = s->thickness;
-    if (!(d2 < t * t) || rest_neighbours(cloth, s, i, j)) {
-        return;
-    }
-    const float d = sqrtf(d2);
-    float nx = 0.0f, ny = 1.0f, nz = 0.0f; /* coincident: apart along +y */
-    if (d > 0.0f) {
-        nx = ex / d;
-        ny = ey / d;
-        nz = ez / d;
-    }
-    const float push = (t - d) / wsum;
-    const float vn = ((p->vx[i] - p->vx[j]) * nx + (p->vy[i] - p->vy[j]) * ny) + (p->vz[i] - p->vz[j]) * nz;
-    const float stop = vn < 0.0f ? vn / wsum : 0.0f; /* approaching: the relative normal speed goes */
-    float *di = s->d + 6u * (size_t)i, *dj = s->d + 6u * (size_t)j;
-    const float n3[3] = {nx, ny, nz};
-    for (int k = 0; k < 3; ++k) {
-        di[k] += wi * push * n3[k];
-        dj[k] -= wj * push * n3[k];
-        di[3 + k] -= wi * stop * n3[k];
-        dj[3 + k] += wj * stop * n3[k];
-    }
-    ++s->hits[i];
-    ++s->hits[j];
+    const float ex = hi[0] - lo[0], ey = hi[1] - lo[1], ez = hi[2] - lo[2];
+    const float room = 0.9f * s->margin;
+    return !isfinite(sum) || !((ex * ex + ey * ey) + ez * ez <= room * room);
 }
 
-uint32_t cloth_self_collide(cloth_t *cloth)
+/* The hash grid of the reference positions (now): a counting sort of the
+ * particles by bucket, each bucket's particles in increasing order. */
+static void build_grid(cloth_t *cloth, cloth_self *s, float inv)
 {
-    cloth_self *s = &cloth->self;
-    if (!(s->thickness > 0.0f) || s->block == NULL) {
-        return 0u;
-    }
     const uint32_t n = cloth->count, buckets = s->buckets;
-    cloth_particles *p = &cloth->p;
-    const float inv = 1.0f / s->thickness;
-    if (!isfinite(inv)) {
-        return 0u; /* a thickness so small its cells overflow: nothing can touch */
-    }
-    /* counting sort by bucket: each bucket's particles in increasing order */
+    const cloth_particles *p = &cloth->p;
+    float *rx = s->ref, *ry = rx + n, *rz = ry + n;
     memset(s->start, 0, ((size_t)buckets + 1u) * sizeof(uint32_t));
     for (uint32_t i = 0; i < n; ++i) {
-        int32_t *c = s->cell + 3u * (size_t)i;
-        c[0] = cell_of(p->x[i], inv);
-        c[1] = cell_of(p->y[i], inv);
-        c[2] = cell_of(p->z[i], inv);
-        s->bucket[i] = hash_cell(c[0], c[1], c[2], buckets);
+        rx[i] = p->x[i];
+        ry[i] = p->y[i];
+        rz[i] = p->z[i];
+        s->bucket[i] = hash_cell(cell_of(rx[i], inv), cell_of(ry[i], inv), cell_of(rz[i], inv), buckets);
         ++s->start[s->bucket[i] + 1u];
     }
     for (uint32_t b = 0; b < buckets; ++b) {
         s->start[b + 1u] += s->start[b];
     }
     for (uint32_t i = 0; i < n; ++i) {
-        s->order[s->start[s->bucket[i]]++] = i;
-    }
-    /* the sorted particles as records, so that a bucket is read in a row */
-    for (uint32_t e = 0; e < n; ++e) {
-        const uint32_t i = s->order[e];
-        cloth_self_entry *r = &s->entry[e];
-        r->x = p->x[i];
-        r->y = p->y[i];
-        r->z = p->z[i];
+        cloth_self_entry *r = &s->entry[s->start[s->bucket[i]]++];
+        r->x = rx[i];
+        r->y = ry[i];
+        r->z = rz[i];
         r->index = i;
-        memcpy(r->cell, s->cell + 3u * (size_t)i, sizeof r->cell);
     }
     for (uint32_t b = buckets; b > 0u; --b) {
         s->start[b] = s->start[b - 1u];
     }
     s->start[0] = 0u;
-    memset(s->d, 0, 6u * (size_t)n * sizeof(float));
-    memset(s->hits, 0, (size_t)n * sizeof(uint32_t));
-    const float t2 = s->thickness * s->thickness;
-    for (uint32_t i = 0; i < n; ++i) {
-        const int32_t *ci = s->cell + 3u * (size_t)i;
-        const float px = p->x[i], py = p->y[i], pz = p->z[i];
-        for (int dz = -1; dz <= 1; ++dz) {
-            for (int dy = -1; dy <= 1; ++dy) {
-                for (int dx = -1; dx <= 1; ++dx) {
-                    const int64_t x = (int64_t)ci[0] + dx, y = (int64_t)ci[1] + dy, z = (int64_t)ci[2] + dz;
-                    const uint32_t b = hash_cell(x, y, z, buckets);
-                    for (uint32_t e = s->start[b]; e < s->start[b + 1u]; ++e) {
-                        const cloth_self_entry *r = &s->entry[e];
-                        const float ex = px - r->x, ey = py - r->y, ez = pz - r->z;
-                        /* near, later in the order, and of this cell (a bucket may hold more) */
-                        if ((ex * ex + ey * ey) + ez * ez < t2 && r->index > i && r->cell[0] == x &&
-                            r->cell[1] == y && r->cell[2] == z) {
-                            collide_pair(cloth, s, i, r->index);
+}
+
+/* Add j to i's list of k, in index order, unless it is i, a rest
+ * neighbour or listed already (the 27 cells may share a bucket); false
+ * when the list is full. */
+static bool take(const cloth_t *cloth, const cloth_self *s, uint32_t i, uint32_t j, uint32_t *list, uint32_t *k)
+{
+    if (j == i || rest_neighbours(cloth, s, i, j)) {
+        return true;
+    }
+    uint32_t at = *k;
+    while (at > 0u && list[at - 1u] > j) {
+        --at;
+    }
+    if (at > 0u && list[at - 1u] == j) {
+        return true;
+    }
+    if (*k == s->slots) {
+        return false;
+    }
+    memmove(list + at + 1u, list + at, (size_t)(*k - at) * sizeof(uint32_t));
+    list[at] = j;
+    ++*k;
+    return true;
+}
+
+/* Candidates gathered before they are sorted in: the distance test runs
+ * without a branch, since about one entry in seven passes it. */
+#define GATHER 64u
+
+/* i's list from the grid: the particles of the 27 cells about its own
+ * (nine rows of three)
+ * within the reach that are not its rest neighbours, sorted;
+ * CLOTH_SELF_CROWDED when they overflow. Any entry of a bucket within
+ * the reach is taken, whatever its cell: a bucket may hold several. */
+static void fill_list(const cloth_t *cloth, cloth_self *s, uint32_t i, float reach2, float inv)
+{
+    const uint32_t n = cloth->count, buckets = s->buckets;
+    const float *rx = s->ref, *ry = rx + n, *rz = ry + n;
+    const float px = rx[i], py = ry[i], pz = rz[i];
+    const int32_t ci[3] = {cell_of(px, inv), cell_of(py, inv), cell_of(pz, inv)};
+    uint32_t *list = s->list + (size_t)i * s->slots, k = 0u;
+    uint32_t near[GATHER], m = 0u;
+    for (int dz = -1; dz <= 1; ++dz) {
+        for (int dy = -1; dy <= 1; ++dy) {
+            /* the row's three buckets, as one run unless it wraps */
+            const uint32_t b0 = hash_cell((int64_t)ci[0] - 1, (int64_t)ci[1] + dy, (int64_t)ci[2] + dz, buckets);
+            const uint32_t runs = b0 + 3u <= buckets ? 1u : 3u, width = 4u - runs;
+            for (uint32_t q = 0; q < runs; ++q) {
+                const uint32_t b = (b0 + q) & (buckets - 1u);
+                const uint32_t stop = s->start[b + width];
+                for (uint32_t e = s->start[b]; e < stop; ++e) {
+                    const cloth_self_entry *r = &s->entry[e];
+                    const float ex = px - r->x, ey = py - r->y, ez = pz - r->z;
+                    near[m] = r->index;
+                    m += (ex * ex + ey * ey) + ez * ez < reach2 ? 1u : 0u;
+                    if (m == GATHER || (e + 1u == stop && m > 0u)) {
+                        for (uint32_t g = 0; g < m; ++g) {
+                            if (!take(cloth, s, i, near[g], list, &k)) {
+                                s->count[i] = CLOTH_SELF_CROWDED;
+                                return;
+                            }
                         }
+                        m = 0u;
                     }
                 }
             }
         }
     }
-    uint32_t touched = 0u;
-    for (uint32_t i = 0; i < n; ++i) {
+    s->count[i] = k;
+}
+
+/* What one partner j does to i: i's share of the push out of the overlap
+ * and of the approach taken away. */
+typedef struct self_sum {
+    float x, y, z, vx, vy, vz;
+    uint32_t hits;
+} self_sum;
+
+static void touch(const cloth_particles *p, float t, uint32_t i, uint32_t j, self_sum *a)
+{
+    const float wi = p->w[i], wsum = wi + p->w[j];
+    if (!(wsum > 0.0f)) {
+        return;
+    }
+    const float ex = p->x[i] - p->x[j], ey = p->y[i] - p->y[j], ez = p->z[i] - p->z[j];
+    const float d2 = (ex * ex + ey * ey) + ez * ez;
+    if (!(d2 < t * t)) {
+        return;
+    }
+    const float d = sqrtf(d2);
+    float nx = 0.0f, ny = i < j ? 1.0f : -1.0f, nz = 0.0f; /* coincident: the lower index goes up */
+    if (d > 0.0f) {
+        nx = ex / d;
+        ny = ey / d;
+        nz = ez / d;
+    }
+    const float push = wi * ((t - d) / wsum);
+    const float vn = ((p->vx[i] - p->vx[j]) * nx + (p->vy[i] - p->vy[j]) * ny) + (p->vz[i] - p->vz[j]) * nz;
+    const float stop = vn < 0.0f ? wi * (vn / wsum) : 0.0f; /* approaching: the relative normal speed goes */
+    a->x += push * nx;
+    a->y += push * ny;
+    a->z += push * nz;
+    a->vx -= stop * nx;
+    a->vy -= stop * ny;
+    a->vz -= stop * nz;
+    ++a->hits;
+}
+
+typedef struct self_pass {
+    cloth_t *cloth;
+    float reach2, inv; /* the reach squared; one over the reach, the cells' width */
+} self_pass;
+
+static void fill_range(uint32_t begin, uint32_t end, uint32_t worker, void *ctx)
+{
+    (void)worker;
+    const self_pass *pass = ctx;
+    cloth_t *cloth = pass->cloth;
+    uint32_t first, last;
+    cloth_item_particles(begin, end, cloth->count, SELF_ITEM, &first, &last);
+    /* in bucket order: the particles of a cell read the same 27 buckets,
+     * from the cache */
+    for (uint32_t e = first; e < last; ++e) {
+        fill_list(cloth, &cloth->self, cloth->self.entry[e].index, pass->reach2, pass->inv);
+    }
+}
+
+/* Each particle's mean correction into d (hits: how many made it). */
+static void sum_range(uint32_t begin, uint32_t end, uint32_t worker, void *ctx)
+{
+    (void)worker;
+    const self_pass *pass = ctx;
+    cloth_t *cloth = pass->cloth;
+    cloth_self *s = &cloth->self;
+    const cloth_particles *p = &cloth->p;
+    const float t = s->thickness;
+    uint32_t first, last;
+    cloth_item_particles(begin, end, cloth->count, SELF_ITEM, &first, &last);
+    for (uint32_t i = first; i < last; ++i) {
+        self_sum a;
+        memset(&a, 0, sizeof a);
+        if (s->count[i] == CLOTH_SELF_CROWDED) {
+            /* every other particle: a superset of the list, so the same sum */
+            for (uint32_t j = 0; j < cloth->count; ++j) {
+                if (j != i && !rest_neighbours(cloth, s, i, j)) {
+                    touch(p, t, i, j, &a);
+                }
+            }
+        } else {
+            const uint32_t *list = s->list + (size_t)i * s->slots;
+            for (uint32_t k = 0; k < s->count[i]; ++k) {
+                touch(p, t, i, list[k], &a);
+            }
+        }
+        s->hits[i] = a.hits;
+        if (a.hits > 0u) {
+            const float share = 1.0f / (float)a.hits;
+            float *d = s->d + 6u * (size_t)i;
+            d[0] = a.x * share;
+            d[1] = a.y * share;
+            d[2] = a.z * share;
+            d[3] = a.vx * share;
+            d[4] = a.vy * share;
+            d[5] = a.vz * share;
+        }
+    }
+}
+
+static void apply_range(uint32_t begin, uint32_t end, uint32_t worker, void *ctx)
+{
+    (void)worker;
+    const self_pass *pass = ctx;
+    cloth_t *cloth = pass->cloth;
+    const cloth_self *s = &cloth->self;
+    cloth_particles *p = &cloth->p;
+    uint32_t first, last;
+    cloth_item_particles(begin, end, cloth->count, SELF_ITEM, &first, &last);
+    for (uint32_t i = first; i < last; ++i) {
         if (s->hits[i] == 0u) {
             continue;
         }
-        ++touched;
-        const float share = 1.0f / (float)s->hits[i], *d = s->d + 6u * (size_t)i;
-        p->x[i] += d[0] * share;
-        p->y[i] += d[1] * share;
-        p->z[i] += d[2] * share;
-        p->vx[i] += d[3] * share;
-        p->vy[i] += d[4] * share;
-        p->vz[i] += d[5] * share;
+        const float *d = s->d + 6u * (size_t)i;
+        p->x[i] += d[0];
+        p->y[i] += d[1];
+        p->z[i] += d[2];
+        p->vx[i] += d[3];
+        p->vy[i] += d[4];
+        p->vz[i] += d[5];
     }
-    return touched;
+}
+
+void cloth_self_collide(cloth_t *cloth)
+{
+    cloth_self *s = &cloth->self;
+    if (!(s->thickness > 0.0f) || s->block == NULL) {
+        return;
+    }
+    const float reach = s->thickness + s->margin, inv = 1.0f / reach;
+    if (!isfinite(inv)) {
+        return; /* a thickness so small its cells overflow: nothing can touch */
+    }
+    self_pass pass = {cloth, reach * reach, inv};
+    const uint32_t items = (cloth->count + SELF_ITEM - 1u) / SELF_ITEM;
+    const uint32_t min_range = CLOTH_PARTICLES_PER_RANGE / SELF_ITEM;
+    if (s->stale || moved_apart(cloth, s)) {
+        build_grid(cloth, s, inv);
+        cloth_parallel_for_uneven(cloth, fill_range, items, min_range, &pass);
+        s->stale = false;
+    }
+    cloth_parallel_for_uneven(cloth, sum_range, items, min_range, &pass);
+    cloth_parallel_for(cloth, apply_range, items, min_range, &pass);
 }

@@ -12,10 +12,10 @@
 #define CLOTH_SELF_MIN_THICKNESS 1e-6f
 
 /* Push apart every pair of particles closer than the thickness that are
- * not rest neighbours, and take away their approach; returns the
- * particles touched. Nothing while the thickness is 0. The calling thread
- * only; reads and writes every particle. */
-uint32_t cloth_self_collide(cloth_t *cloth);
+ * not rest neighbours, and take away their approach. Nothing while the
+ * thickness is 0. Called from the stepping thread; runs its sweeps on the
+ * task hooks and reads and writes every particle. */
+void cloth_self_collide(cloth_t *cloth);
 void cloth_self_free(cloth_t *cloth);
 
 #endif /* CLOTHSIM_SRC_SELF_COLLISION_H */

@@ -144,9 +144,9 @@ static void constrain_range(uint32_t begin, uint32_t end, uint32_t worker, void 
  * particles. Returns the contacts. */
 static uint32_t constrain(cloth_t *cloth, bool collide_only)
 {
-    /* pairs first, on this thread: the skin, tethers and colliders then
-     * win where they disagree */
-    (void)cloth_self_collide(cloth);
+    /* pairs first: the skin, tethers and colliders then win where they
+     * disagree */
+    cloth_self_collide(cloth);
     constrain_pass pass;
     memset(&pass, 0, sizeof pass);
     pass.cloth = cloth;

@@ -320,9 +320,18 @@ CLOTH_API cloth_status cloth_get_strain_level_sweeps(const cloth_t *cloth, uint3
  * joined by a spring (its edges, and the bend springs across them). Kept
  * after every substep and every strain-limit pass, with every integrator,
  * before the skin, tethers and colliders (which win where they disagree).
- * The same bits on any thread count and vector level (the pass runs on the
- * calling thread; its corrections are averaged per particle, so they do not
- * depend on the order pairs are met).
+ * The same bits on any thread count and vector level: each particle sums
+ * its own corrections over the particles it touches in index order and
+ * moves by their mean, so the result does not depend on how the work is
+ * split (the sweeps run on the task hooks or the pool).
+ *
+ * Cost: each particle keeps a list of the particles within 1.5 times the
+ * thickness of it, built from a hash grid, and a pass reads only the lists
+ * while no two particles can have closed the other half thickness since
+ * they were built (every particle's displacement since then lies in a box
+ * narrower than that); otherwise the pass builds them again. A cloth
+ * falling as one piece or resting in a heap builds rarely; one whose
+ * parts move fast against each other, about once every few passes.
  *
  * What it does not catch: it tests particles, not the cloth between them.
  * A cloth whose spacing is larger than the thickness can pass a particle
@@ -331,8 +340,12 @@ CLOTH_API cloth_status cloth_get_strain_level_sweeps(const cloth_t *cloth, uint3
  * for folds that must hold, and the per-substep travel below it (no swept
  * test yet). There is no friction between the layers yet.
  *
- * Allocates on the first non-zero thickness: about 52 bytes per particle
- * (and, on a mesh, 8 per spring); setting 0 later keeps the memory.
+ * Allocates on the first non-zero thickness, and again when a thicker one
+ * needs longer lists: about 240 bytes per particle while the thickness is
+ * at most the spacing, up to 1.1 kB at four times it (and, on a mesh, 8
+ * per spring); setting 0 later keeps the memory. A particle whose list
+ * overflows (a crowd within the reach) reads every particle instead:
+ * slow, but the same answer.
  * @return ::CLOTH_ERR_INVALID_ARGUMENT for a NULL cloth, a negative or
  *         non-finite thickness, or a positive one below 1e-6 m or above four
  *         times the cloth's longest structural link at rest (thicker, every
