@@ -61,6 +61,9 @@ void app_key(app *a, int key)
     case 'U':
         scene_toggle_turn(s);
         break;
+    case 'L':
+        scene_toggle_lift(s);
+        break;
     case 'C':
         s->draw.show_colliders = !s->draw.show_colliders;
         break;
@@ -110,6 +113,7 @@ static void status_lines(app *a)
     const char *first = s->kind == SCENE_DRAPE       ? "1-4 release  "
                         : s->kind == SCENE_CURTAIN   ? "O open  "
                         : s->kind == SCENE_CHARACTER ? "T teleport  G walk/run  U turn  "
+                        : s->kind == SCENE_FOLD      ? "L lift/let go  "
                                                      : "";
     snprintf(a->hud_keys, sizeof a->hud_keys,
              "%sW wind  I integrator  C colliders  S smooth  R reset  space pause", first);

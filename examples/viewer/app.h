@@ -15,7 +15,7 @@
 typedef struct app_options {
     scene_kind scene;
     int integrator;     /* -1: the scene's default */
-    int wind;           /* -1: the scene's default (on for all but the drape) */
+    int wind;           /* -1: the scene's default (on for all but the drape and the fold) */
     int headless;       /* forced with --headless */
     int width, height;  /* output pixels */
     int frames;         /* headless: frames to render; window: quit after this many (0: never) */
@@ -45,7 +45,7 @@ void app_camera_reset(app *a);
  * headless script's events included when `scripted`). */
 void app_advance(app *a, double seconds, int scripted);
 
-/* A key, as its character: 1-4 W I C S R O T G U + - and space. */
+/* A key, as its character: 1-4 W I C S R O T G U L + - and space. */
 void app_key(app *a, int key);
 
 /* Draw a frame into the current context's framebuffer of width x height,

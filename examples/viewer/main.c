@@ -15,11 +15,13 @@ static void usage(FILE *f)
     fprintf(f,
             "usage: viewer [options]\n"
             "  --scene NAME                 what to show: drape (default: seed 002's cloth over a ball),\n"
-            "                               curtain, flag, or character (a running figure in a cape)\n"
+            "                               curtain, flag, character (a running figure in a cape), or fold\n"
+            "                               (a cloth crumpling onto itself, then lifted by a corner)\n"
             "  --integrator NAME            euler, trapezoid, verlet, pbd, semirigid, relaxation, xpbd,\n"
             "                               implicit (default: xpbd; semirigid for the curtain)\n"
             "  --smooth N                   smooth-surface level 1-16, 0 for plain triangles (default 4)\n"
-            "  --wind | --no-wind           start with the wind on or off (default: on but for the drape)\n"
+            "  --wind | --no-wind           start with the wind on or off (default: on but for the drape\n"
+            "                               and the fold)\n"
             "  --headless                   render offscreen even with a display\n"
             "  --frames N                   headless: frames to render (default 300); window: quit after N\n"
             "  --fps N                      headless: frames per simulated second (default 30)\n"
@@ -30,7 +32,8 @@ static void usage(FILE *f)
             "  --out DIR                    where pictures and the OBJ go (default out/SCENE)\n"
             "Keys (window): 1-4 release a corner, W wind, I next integrator, C colliders, S smooth,\n"
             "  + - smooth level, O open/close the curtain, T teleport the character, G walk/run,\n"
-            "  U turn round a circle or go straight, R reset, space pause, P screenshot, V view, Q quit;\n"
+            "  U turn round a circle or go straight, L lift the fold's cloth or let it go, R reset,\n"
+            "  space pause, P screenshot, V view, Q quit;\n"
             "  drag to orbit, scroll to zoom.\n");
 }
 
@@ -77,7 +80,7 @@ static int parse_options(int argc, char **argv, app_options *o)
             return -1;
         } else if (strcmp(arg, "--scene") == 0) {
             if (scene_parse(val, &o->scene) != 0) {
-                fprintf(stderr, "viewer: unknown scene '%s' (drape, curtain, flag, character)\n", val);
+                fprintf(stderr, "viewer: unknown scene '%s' (drape, curtain, flag, character, fold)\n", val);
                 return -1;
             }
             ++i;
@@ -130,7 +133,7 @@ int main(int argc, char **argv)
         usage(stderr);
         return 2;
     }
-    const int wind = a.opt.wind >= 0 ? a.opt.wind : a.opt.scene != SCENE_DRAPE;
+    const int wind = a.opt.wind >= 0 ? a.opt.wind : a.opt.scene != SCENE_DRAPE && a.opt.scene != SCENE_FOLD;
     if (scene_init(&a.sc, a.opt.scene, a.opt.integrator, wind) != 0) {
         return 1;
     }

@@ -9,7 +9,7 @@
 #include <string.h>
 #include <time.h>
 
-static const char *const scene_names[SCENE_COUNT] = {"drape", "curtain", "flag", "character"};
+static const char *const scene_names[SCENE_COUNT] = {"drape", "curtain", "flag", "character", "fold"};
 
 const char *scene_name(scene_kind kind)
 {
@@ -130,8 +130,8 @@ render_shape *scene_add_shape(scene *s, render_shape_kind kind, const float colo
 /* The fabric of each scene (material.h): it sets the masses, stretch, shear,
  * bending, tethers, strain limit and damping for the scene's spacing. */
 static const cloth_material_preset scene_fabrics[SCENE_COUNT] = {
-    CLOTH_MATERIAL_COTTON, CLOTH_MATERIAL_DENIM, CLOTH_MATERIAL_SILK, CLOTH_MATERIAL_COTTON};
-static const char *const scene_fabric_names[SCENE_COUNT] = {"cotton", "denim", "silk", "cotton"};
+    CLOTH_MATERIAL_COTTON, CLOTH_MATERIAL_DENIM, CLOTH_MATERIAL_SILK, CLOTH_MATERIAL_COTTON, CLOTH_MATERIAL_COTTON};
+static const char *const scene_fabric_names[SCENE_COUNT] = {"cotton", "denim", "silk", "cotton", "cotton"};
 
 /* Drape (seed 002): a cotton cloth of 32 x 32 particles 4 cm apart (a 1.24 m
  * square) hanging by its corners 1.2 m up, above a 0.4 m ball standing on
@@ -428,6 +428,7 @@ static int build(scene *s)
     s->last = CLOTH_OK;
     s->open_target = s->open_pos = 0.0f;
     s->cam_follow = 0;
+    s->draw.ground_y = 0.0f; /* a scene may draw its ground lower */
     int rc = -1;
     switch (s->kind) {
     case SCENE_DRAPE:
@@ -445,6 +446,10 @@ static int build(scene *s)
     case SCENE_CHARACTER:
         rc = character_build(s);
         character_describe(s);
+        break;
+    case SCENE_FOLD:
+        rc = fold_build(s);
+        fold_describe(s);
         break;
     case SCENE_COUNT:
         break;
@@ -470,7 +475,6 @@ static int build(scene *s)
     r->cloth = s->cloth;
     r->rows = s->rows;
     r->cols = s->cols;
-    r->ground_y = 0.0f;
     v3_set(r->sky, 0.80f, 0.85f, 0.90f);
     v3_set(r->light_dir, -0.45f, 0.80f, 0.40f);
     v3_normalize(r->light_dir);
@@ -541,6 +545,8 @@ void scene_step(scene *s, float dt)
         }
     } else if (s->kind == SCENE_CHARACTER) {
         character_animate(s, dt);
+    } else if (s->kind == SCENE_FOLD) {
+        fold_animate(s, dt);
     }
     const double t0 = now_ms();
     s->last = cloth_step(s->cloth, dt);
@@ -674,6 +680,9 @@ void scene_sync(scene *s)
     }
     if (s->kind == SCENE_CHARACTER) {
         character_sync(s);
+    }
+    if (s->kind == SCENE_FOLD) {
+        fold_sync(s);
     }
     if (s->note[0] != '\0' && s->time > s->note_until) {
         s->note[0] = '\0';

@@ -1,5 +1,5 @@
 /*
- * The viewer's four scenes:
+ * The viewer's five scenes:
  *
  *  drape      seed 002's reference demo: a cotton cloth hanging by its four
  *             corners above a sphere above a floor; keys 1-4 release a corner.
@@ -14,9 +14,13 @@
  *             skinned place), worn in the figure's frame at half inertia;
  *             T teleports the figure far off with a quarter turn
  *             (scene_character.c).
+ *  fold       a cotton cloth dropped nearly upright onto a rough floor
+ *             crumples onto itself with self-collision on; at 3 s it is
+ *             lifted by a corner to hang from it; L lets go or lifts it
+ *             again (scene_fold.c).
  *
  * Each cloth is made of its fabric (cloth_set_material()) and steps with
- * automatic substeps and iterations; drape, flag and character use XPBD.
+ * automatic substeps and iterations; all but the curtain use XPBD.
  * A scene owns its cloth and describes itself for render_draw().
  */
 #ifndef VIEWER_SCENES_H
@@ -26,6 +30,7 @@
 
 #include "render.h"
 #include "scene_character.h"
+#include "scene_fold.h"
 
 #include <stdio.h>
 
@@ -40,7 +45,14 @@
         }                                                                                 \
     } while (0)
 
-typedef enum scene_kind { SCENE_DRAPE, SCENE_CURTAIN, SCENE_FLAG, SCENE_CHARACTER, SCENE_COUNT } scene_kind;
+typedef enum scene_kind {
+    SCENE_DRAPE,
+    SCENE_CURTAIN,
+    SCENE_FLAG,
+    SCENE_CHARACTER,
+    SCENE_FOLD,
+    SCENE_COUNT
+} scene_kind;
 
 /* An eddy: a travelling wave of sideways and vertical air motion. */
 typedef struct scene_eddy {
@@ -77,6 +89,7 @@ typedef struct scene {
     /* curtain: 0 closed, 1 open; the rings travel toward the target */
     float open_target, open_pos;
     character_state character;
+    fold_state fold;
     /* the camera a scene starts with; with cam_follow, its target and yaw
      * are taken from follow_at and follow_yaw, which the scene moves */
     float cam_target[3], cam_yaw, cam_pitch, cam_dist;
@@ -117,6 +130,9 @@ void scene_toggle_open(scene *s);
 void scene_teleport(scene *s);
 void scene_toggle_gait(scene *s);
 void scene_toggle_turn(scene *s);
+/* The fold's key: let the cloth go, or lift it by its corner again
+ * (scene_fold.c). */
+void scene_toggle_lift(scene *s);
 
 /* For the scene files: leave `text` on the status line for three simulated
  * seconds; add a shape to `draw` (NULL when it is full), casting a shadow. */
@@ -124,11 +140,13 @@ void scene_note(scene *s, const char *text);
 render_shape *scene_add_shape(scene *s, render_shape_kind kind, const float color[3]);
 /* The headless script: what a viewer would do by hand, at fixed times
  * (drape: its four corners released at 1 s; curtain: opened from 1 s;
- * character: runs from 1 s, teleported at 2.5 s, walks from 6 s). */
+ * character: runs from 1 s, teleported at 2.5 s, walks from 6 s). The
+ * fold's lift at 3 s is not in it: the scene does that by itself, in a
+ * window too. */
 void scene_schedule(scene *s);
 
 /* Bring `draw` up to date (pins and rings follow the cloth, the figure
- * its colliders). */
+ * its colliders, the fold's clip its lifted corner). */
 void scene_sync(scene *s);
 
 #endif /* VIEWER_SCENES_H */
