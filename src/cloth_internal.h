@@ -154,6 +154,7 @@ typedef struct cloth_self_entry {
 typedef struct cloth_self {
     float thickness; /* m; 0: off */
     float margin;    /* m: how far beyond the thickness the lists reach */
+    float friction;  /* between layers (cloth_set_self_friction) */
     void *block;
     size_t block_bytes;
     uint32_t buckets;

@@ -189,6 +189,27 @@ cloth_status cloth_set_self_collision(cloth_t *cloth, float thickness)
     return CLOTH_OK;
 }
 
+cloth_status cloth_set_self_friction(cloth_t *cloth, float friction)
+{
+    if (cloth_busy(cloth)) {
+        return CLOTH_ERR_BUSY;
+    }
+    if (cloth == NULL || !(friction >= 0.0f) || !isfinite(friction)) {
+        return CLOTH_ERR_INVALID_ARGUMENT;
+    }
+    cloth->self.friction = friction;
+    return CLOTH_OK;
+}
+
+cloth_status cloth_get_self_friction(const cloth_t *cloth, float *friction)
+{
+    if (cloth == NULL || friction == NULL) {
+        return CLOTH_ERR_INVALID_ARGUMENT;
+    }
+    *friction = cloth->self.friction;
+    return CLOTH_OK;
+}
+
 cloth_status cloth_get_self_collision(const cloth_t *cloth, float *thickness)
 {
     if (cloth == NULL || thickness == NULL) {
@@ -201,7 +222,9 @@ cloth_status cloth_get_self_collision(const cloth_t *cloth, float *thickness)
 void cloth_self_free(cloth_t *cloth)
 {
     cloth_mem_free(&cloth->alloc, cloth->self.block, cloth->self.block_bytes);
-    memset(&cloth->self, 0, sizeof cloth->self);
+    cloth->self.block = NULL;
+    cloth->self.block_bytes = 0u;
+    cloth->self.thickness = 0.0f;
 }
 
 /* The cell of a coordinate, clamped so that a far-flung particle cannot
@@ -376,9 +399,15 @@ typedef struct self_sum {
     uint32_t hits;
 } self_sum;
 
-static void touch(const cloth_particles *p, float t, uint32_t i, uint32_t j, self_sum *a)
+/* The contact's constants: the thickness, the friction between layers and
+ * the integrator's lag (how far a particle moved for its speed, s). */
+typedef struct self_contact {
+    float t, friction, lag;
+} self_contact;
+
+static void touch(const cloth_particles *p, const self_contact *c, uint32_t i, uint32_t j, self_sum *a)
 {
-    const float wi = p->w[i], wsum = wi + p->w[j];
+    const float wi = p->w[i], wsum = wi + p->w[j], t = c->t;
     if (!(wsum > 0.0f)) {
         return;
     }
@@ -395,7 +424,8 @@ static void touch(const cloth_particles *p, float t, uint32_t i, uint32_t j, sel
         nz = ez / d;
     }
     const float push = wi * ((t - d) / wsum);
-    const float vn = ((p->vx[i] - p->vx[j]) * nx + (p->vy[i] - p->vy[j]) * ny) + (p->vz[i] - p->vz[j]) * nz;
+    const float rx = p->vx[i] - p->vx[j], ry = p->vy[i] - p->vy[j], rz = p->vz[i] - p->vz[j];
+    const float vn = (rx * nx + ry * ny) + rz * nz;
     const float stop = vn < 0.0f ? wi * (vn / wsum) : 0.0f; /* approaching: the relative normal speed goes */
     a->x += push * nx;
     a->y += push * ny;
@@ -404,11 +434,31 @@ static void touch(const cloth_particles *p, float t, uint32_t i, uint32_t j, sel
     a->vy -= stop * ny;
     a->vz -= stop * nz;
     ++a->hits;
+    if (c->friction > 0.0f) {
+        /* Coulomb, as the colliders' friction: the relative sliding speed
+         * drops by at most mu times the approach speed the contact takes
+         * away, and stops when that is enough; the slide the substep
+         * already made at that speed (the integrator's lag) is taken back
+         * with it, or a heap at rest on a slope creeps. i takes its share. */
+        const float tx = rx - vn * nx, ty = ry - vn * ny, tz = rz - vn * nz;
+        const float slide = sqrtf((tx * tx + ty * ty) + tz * tz);
+        const float drop = c->friction * (vn < 0.0f ? -vn : 0.0f);
+        if (slide > 0.0f) {
+            const float take = (slide > drop ? drop / slide : 1.0f) * (wi / wsum), back = take * c->lag;
+            a->vx -= take * tx;
+            a->vy -= take * ty;
+            a->vz -= take * tz;
+            a->x -= back * tx;
+            a->y -= back * ty;
+            a->z -= back * tz;
+        }
+    }
 }
 
 typedef struct self_pass {
     cloth_t *cloth;
     float reach2, inv; /* the reach squared; one over the reach, the cells' width */
+    self_contact contact;
 } self_pass;
 
 static void fill_range(uint32_t begin, uint32_t end, uint32_t worker, void *ctx)
@@ -433,7 +483,7 @@ static void sum_range(uint32_t begin, uint32_t end, uint32_t worker, void *ctx)
     cloth_t *cloth = pass->cloth;
     cloth_self *s = &cloth->self;
     const cloth_particles *p = &cloth->p;
-    const float t = s->thickness;
+    const self_contact *c = &pass->contact;
     uint32_t first, last;
     cloth_item_particles(begin, end, cloth->count, SELF_ITEM, &first, &last);
     for (uint32_t i = first; i < last; ++i) {
@@ -443,13 +493,13 @@ static void sum_range(uint32_t begin, uint32_t end, uint32_t worker, void *ctx)
             /* every other particle: a superset of the list, so the same sum */
             for (uint32_t j = 0; j < cloth->count; ++j) {
                 if (j != i && !rest_neighbours(cloth, s, i, j)) {
-                    touch(p, t, i, j, &a);
+                    touch(p, c, i, j, &a);
                 }
             }
         } else {
             const uint32_t *list = s->list + (size_t)i * s->slots;
             for (uint32_t k = 0; k < s->count[i]; ++k) {
-                touch(p, t, i, list[k], &a);
+                touch(p, c, i, list[k], &a);
             }
         }
         s->hits[i] = a.hits;
@@ -499,7 +549,7 @@ void cloth_self_collide(cloth_t *cloth)
     if (!isfinite(inv)) {
         return; /* a thickness so small its cells overflow: nothing can touch */
     }
-    self_pass pass = {cloth, reach * reach, inv};
+    self_pass pass = {cloth, reach * reach, inv, {s->thickness, s->friction, cloth->friction_lag}};
     const uint32_t items = (cloth->count + SELF_ITEM - 1u) / SELF_ITEM;
     const uint32_t min_range = CLOTH_PARTICLES_PER_RANGE / SELF_ITEM;
     if (s->stale || moved_apart(cloth, s)) {

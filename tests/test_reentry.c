@@ -150,6 +150,7 @@ static void call_every_mutator(probe *p)
     BUSY(p, cloth_set_strain_limit(c, 0.1f, 1u));
     BUSY(p, cloth_set_strain_level_sweeps(c, 1u));
     BUSY(p, cloth_set_self_collision(c, 0.01f)); /* would allocate on a cloth that never had it */
+    BUSY(p, cloth_set_self_friction(c, 0.4f));
     BUSY(p, cloth_set_tethers(c, 1.0f));
     BUSY(p, cloth_set_material(c, &mat));
     BUSY(p, cloth_set_tether_schedule(c, CLOTH_TETHERS_EVERY_SUBSTEP));
@@ -178,11 +179,13 @@ static void call_every_mutator(probe *p)
     size_t size = 0u;
     float mesh_now[12];
     float thickness = -1.0f;
+    float friction = -1.0f;
     if (cloth_get_positions(c, buf, 0u) != CLOTH_OK || cloth_state_size(c, &size) != CLOTH_OK ||
         cloth_particle_count(c) != SIDE * SIDE ||
         cloth_get_triangle_mesh_vertices(c, p->mesh, mesh_now, 0u) != CLOTH_OK ||
         memcmp(mesh_now, tetra_vertices, sizeof mesh_now) != 0 ||
         cloth_get_self_collision(c, &thickness) != CLOTH_OK || thickness != 0.0f ||
+        cloth_get_self_friction(c, &friction) != CLOTH_OK || friction != 0.0f ||
         cloth_get_stiffness_scales(c, buf, 0u) != CLOTH_OK) {
         ++p->reads_bad;
     }

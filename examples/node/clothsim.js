@@ -316,6 +316,8 @@ const C = {
   getStrainLevelSweeps: lib.func('int cloth_get_strain_level_sweeps(const cloth_t *cloth, _Out_ uint32_t *sweeps)'),
   setSelfCollision: lib.func('int cloth_set_self_collision(cloth_t *cloth, float thickness)'),
   getSelfCollision: lib.func('int cloth_get_self_collision(const cloth_t *cloth, _Out_ float *thickness)'),
+  setSelfFriction: lib.func('int cloth_set_self_friction(cloth_t *cloth, float friction)'),
+  getSelfFriction: lib.func('int cloth_get_self_friction(const cloth_t *cloth, _Out_ float *friction)'),
   // smooth.h
   smoothCounts: lib.func(
     'int cloth_smooth_counts(const cloth_t *cloth, uint32_t level, _Out_ uint32_t *vertex_count, _Out_ uint32_t *triangle_count)',
@@ -980,6 +982,18 @@ class Cloth {
   get selfCollision() {
     const out = new Float32Array(1);
     check(C.getSelfCollision(this.handle, out), 'cloth_get_self_collision');
+    return out[0];
+  }
+
+  // Friction between layers in self-collision: a Coulomb coefficient (>= 0,
+  // finite; 0, the default, lets them slide freely; cotton on itself about 0.4).
+  setSelfFriction(friction) {
+    check(C.setSelfFriction(this.handle, friction), 'cloth_set_self_friction');
+  }
+
+  get selfFriction() {
+    const out = new Float32Array(1);
+    check(C.getSelfFriction(this.handle, out), 'cloth_get_self_friction');
     return out[0];
   }
 

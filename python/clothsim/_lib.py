@@ -425,6 +425,8 @@ SIGNATURES = {
     "cloth_get_strain_level_sweeps": (c_status, [c_cloth_p, c_uint32_p]),
     "cloth_set_self_collision": (c_status, [c_cloth_p, _F]),
     "cloth_get_self_collision": (c_status, [c_cloth_p, c_float_p]),
+    "cloth_set_self_friction": (c_status, [c_cloth_p, _F]),
+    "cloth_get_self_friction": (c_status, [c_cloth_p, c_float_p]),
     # stepping and state
     "cloth_step": (c_status, [c_cloth_p, _F]),
     "cloth_particle_count": (_U32, [c_cloth_p]),

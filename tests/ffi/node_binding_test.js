@@ -6,8 +6,9 @@
 // surface, springs, snapshots and the state hash, statistics, the watchdog,
 // threads, task hooks, the external force hook, a host integrator,
 // materials, skin normals and backstops, many colliders moved at once, the
-// snapshot of a worn cloth, painted stiffness and self-collision. Run by
-// tests/ffi/run_node_example.cmake next to a copy of clothsim.js.
+// snapshot of a worn cloth, painted stiffness, self-collision and its
+// friction. Run by tests/ffi/run_node_example.cmake next to a copy of
+// clothsim.js.
 
 const assert = require('node:assert/strict');
 const clothsim = require('./clothsim');
@@ -760,6 +761,41 @@ check('self-collision: thickness round trip, refusals, and a dropped sheet keeps
   assert.ok(kept >= 0.015, `with self-collision: non-neighbours ${kept} m apart`);
   const without = drop(0);
   assert.ok(without < 0.015, `without: non-neighbours ${without} m apart`); // the drop does fold
+});
+
+check('self-friction: coefficient round trip, refusals, busy from a hook', () => {
+  const invalid = isStatus(clothsim.Status.ERR_INVALID_ARGUMENT);
+  const cloth = clothsim.Cloth.grid(4, 4);
+  assert.equal(cloth.selfFriction, 0); // layers slide freely by default
+  cloth.setSelfFriction(0.4);
+  assert.equal(cloth.selfFriction, Math.fround(0.4));
+  for (const bad of [-0.1, -1e-30, -Infinity, NaN, Infinity]) {
+    assert.throws(() => cloth.setSelfFriction(bad), invalid, `friction ${bad}`);
+  }
+  assert.equal(cloth.selfFriction, Math.fround(0.4)); // refusals change nothing
+  assert.equal(cloth.selfCollision, 0); // friction alone does not turn self-collision on
+  cloth.setSelfCollision(0.02);
+  cloth.setSelfCollision(0);
+  assert.equal(cloth.selfFriction, Math.fround(0.4)); // nor does the thickness touch the friction
+  const busy = [];
+  cloth.setExternalForce(() => {
+    try {
+      cloth.setSelfFriction(0.9);
+    } catch (e) {
+      busy.push(e.status);
+    }
+    return [0, 0, 0];
+  });
+  cloth.setSubsteps(1);
+  cloth.step(1 / 60);
+  assert.deepEqual(busy, [clothsim.Status.ERR_BUSY]);
+  assert.equal(cloth.selfFriction, Math.fround(0.4));
+  cloth.setSelfFriction(0);
+  assert.equal(cloth.selfFriction, 0);
+  cloth.setSelfFriction(2.5); // no upper bound but finiteness
+  assert.equal(cloth.selfFriction, 2.5);
+  cloth.destroy();
+  assert.throws(() => cloth.selfFriction);
 });
 
 check('the watchdog restores the state and reports the trip', () => {

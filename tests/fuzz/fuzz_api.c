@@ -31,10 +31,11 @@
  *     checked before any id), else CLOTH_ERR_OUT_OF_RANGE;
  *   - skin normals and backstops the header allows are taken, values it
  *     forbids refused;
- *   - stiffness scales and a self-collision thickness the header allows are
- *     taken and read back to the bit, values it forbids refused; after every
- *     op the getters read what the last accepted call set (a refused call,
- *     or any other op, snapshots loaded included, changes neither);
+ *   - stiffness scales, a self-collision thickness and a self-friction
+ *     coefficient the header allows are taken and read back to the bit,
+ *     values it forbids refused; after every op the getters read what the
+ *     last accepted call set (a refused call, or any other op, snapshots
+ *     loaded included, changes none of them);
  *   - every spring's rest length, squared, is a normal float; the smooth
  *     surface is finite, and every read-back works into a buffer at any
  *     byte address (UBSan sees a misaligned access).
@@ -526,10 +527,12 @@ typedef struct fz_world {
     bool host_alloc;
     cloth_collider_id ids[16];
     uint32_t id_count;
-    /* the stiffness scales and self-collision thickness last taken (all 1
-     * and 0 for a new cloth), which the getters must read after every op */
+    /* the stiffness scales, self-collision thickness and self-friction
+     * last taken (all 1, 0 and 0 for a new cloth), which the getters must
+     * read after every op */
     float scales[FZ_BIG_SIDE * FZ_BIG_SIDE];
     float thickness;
+    float friction;
     /* the triangle-mesh colliders added (the last 16), for OP_MESH_VERTICES */
     cloth_collider_id mesh_ids[16];
     uint32_t mesh_verts[16];
@@ -572,7 +575,7 @@ static void fz_call_back(uint8_t where)
     case 11: s = cloth_set_task_hooks(c, NULL, NULL, 0u, NULL); break;
     case 12: { /* the high bits pick a variant (seeds below 16 keep the first) */
         static float ones[FZ_BIG_SIDE * FZ_BIG_SIDE];
-        switch ((h->cb_which >> 4) % 4u) {
+        switch ((h->cb_which >> 4) % 5u) {
         case 0: s = cloth_remove_collider(c, 1u); break;
         case 1: s = cloth_set_triangle_mesh_vertices(c, 1u, buf, 0u); break;
         case 2: /* scales of 1, which it would take */
@@ -581,7 +584,8 @@ static void fz_call_back(uint8_t where)
             }
             s = cloth_set_stiffness_scales(c, ones, 0u);
             break;
-        default: s = cloth_set_self_collision(c, 0.01f); break;
+        case 3: s = cloth_set_self_collision(c, 0.01f); break;
+        default: s = cloth_set_self_friction(c, 0.4f); break; /* which it would take */
         }
         break;
     }
@@ -972,7 +976,7 @@ static cloth_status setup_mesh(fz_world *w, fz *f)
     X(CALLBACK) X(TASK_HOOKS) X(PIN_ALL) X(SMOOTH) X(SKIN_TARGETS) X(MAX_DISTANCES) X(TAPERED)    \
     X(INVERSE_MASSES) X(PARTICLE_RADIUS) X(FRAME) X(INERTIA) X(TELEPORT) X(CONVEX) X(TRI_MESH)     \
     X(MESH_VERTICES) X(SKIN_NORMALS) X(BACKSTOPS) X(COLLIDER_TRANSFORMS) X(STIFFNESS_SCALES)          \
-    X(SELF_COLLISION)
+    X(SELF_COLLISION) X(SELF_FRICTION)
 #define FZ_OP_ENUM(name) OP_##name,
 #define FZ_OP_NAME(name) #name,
 enum op { FZ_OPS(FZ_OP_ENUM) OP_COUNT };
@@ -1914,13 +1918,63 @@ static void op_self_collision(fz_world *w, fz *f)
     }
 }
 
-/* After every op: the scales and the thickness are the ones last taken. */
+/* cloth_set_self_friction(): a fuzzed coefficient or a hostile one
+ * (negative, -0, NaN, infinite, huge, tiny, denormal), typical ones for
+ * fabric on itself (0.2 to 0.6) and rough ones (1, 10). The header's rule:
+ * >= 0 and finite is taken (no upper bound; -0 too, as -0 >= 0), anything
+ * else refused. It allocates nothing, so a taken one is always CLOTH_OK,
+ * whatever the host's allocator does. Taken, it reads back to the bit;
+ * refused, the one before. It needs no self-collision to be taken, and the
+ * thickness, on or off, leaves it be. */
+static void op_self_friction(fz_world *w, fz *f)
+{
+    static const uint32_t bits[] = {
+        0xbdcccccdu, /* -0.1 */
+        0x7fc00000u, /* NaN */
+        0xffc00001u, /* -NaN */
+        0x7f800000u, /* inf */
+        0xff800000u, /* -inf */
+        0x80000001u, /* the smallest negative denormal */
+        0x7f7fffffu, /* FLT_MAX */
+        0x7149f2cau, /* 1e30 */
+        0x00000001u, /* the smallest denormal */
+        0x80000000u, /* -0 */
+        0x00000000u, /* 0: slide freely */
+        0x3e4ccccdu, /* 0.2: silk */
+        0x3ecccccdu, /* 0.4: cotton */
+        0x3f19999au, /* 0.6 */
+        0x3f800000u, /* 1 */
+        0x41200000u, /* 10 */
+    };
+    const uint8_t sel = fz_u8(f);
+    const float mu = (sel & 0x80u) ? fz_float(f) : fz_bits(bits[sel % (sizeof bits / sizeof bits[0])]);
+    const bool valid = mu >= 0.0f && isfinite(mu);
+    const float before = w->friction;
+    if (g_trace) {
+        fprintf(stderr, "  self-friction %g (%s)\n", (double)mu, valid ? "valid" : "invalid");
+    }
+    cloth_status st;
+    FZ_CALL(w, st = cloth_set_self_friction(w->cloth, mu));
+    FZ_REQUIRE(st == (valid ? CLOTH_OK : CLOTH_ERR_INVALID_ARGUMENT));
+    float got = fz_bits(0x7fc00000u);
+    FZ_REQUIRE(cloth_get_self_friction(w->cloth, &got) == CLOTH_OK);
+    FZ_REQUIRE(memcmp(&got, st == CLOTH_OK ? &mu : &before, sizeof got) == 0);
+    if (st == CLOTH_OK) {
+        w->friction = mu;
+    }
+}
+
+/* After every op: the scales, the thickness and the friction are the ones
+ * last taken. */
 static void check_painted(const fz_world *w)
 {
     static float now[FZ_BIG_SIDE * FZ_BIG_SIDE];
     float t = fz_bits(0x7fc00000u);
     FZ_REQUIRE(cloth_get_self_collision(w->cloth, &t) == CLOTH_OK);
     FZ_REQUIRE(memcmp(&t, &w->thickness, sizeof t) == 0);
+    float mu = fz_bits(0x7fc00000u);
+    FZ_REQUIRE(cloth_get_self_friction(w->cloth, &mu) == CLOTH_OK);
+    FZ_REQUIRE(memcmp(&mu, &w->friction, sizeof mu) == 0);
     FZ_REQUIRE(cloth_get_stiffness_scales(w->cloth, now, 0u) == CLOTH_OK);
     FZ_REQUIRE(memcmp(now, w->scales, (size_t)w->count * sizeof(float)) == 0);
 }
@@ -2287,6 +2341,9 @@ static void run_op(fz_world *w, fz *f, uint8_t op)
         FZ_REQUIRE(cloth_set_self_collision(NULL, 0.01f) == CLOTH_ERR_INVALID_ARGUMENT);
         FZ_REQUIRE(cloth_get_self_collision(c, NULL) == CLOTH_ERR_INVALID_ARGUMENT);
         FZ_REQUIRE(cloth_get_self_collision(NULL, &one_scale) == CLOTH_ERR_INVALID_ARGUMENT);
+        FZ_REQUIRE(cloth_set_self_friction(NULL, 0.4f) == CLOTH_ERR_INVALID_ARGUMENT);
+        FZ_REQUIRE(cloth_get_self_friction(c, NULL) == CLOTH_ERR_INVALID_ARGUMENT);
+        FZ_REQUIRE(cloth_get_self_friction(NULL, &one_scale) == CLOTH_ERR_INVALID_ARGUMENT);
         cloth_destroy(NULL);
         break;
     }
@@ -2316,6 +2373,7 @@ static void run_op(fz_world *w, fz *f, uint8_t op)
     case OP_COLLIDER_TRANSFORMS: op_collider_transforms(w, f); break;
     case OP_STIFFNESS_SCALES: op_stiffness_scales(w, f); break;
     case OP_SELF_COLLISION: op_self_collision(w, f); break;
+    case OP_SELF_FRICTION: op_self_friction(w, f); break;
     case OP_COUNT: break;
     }
 }
@@ -2363,6 +2421,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         w->scales[i] = 1.0f; /* never painted */
     }
     w->thickness = 0.0f;
+    w->friction = 0.0f; /* the default: layers slide freely */
     check_painted(w);
 
     for (uint32_t k = 0; k < FZ_MAX_OPS && f.at < f.n; ++k) {

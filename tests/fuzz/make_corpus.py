@@ -658,6 +658,47 @@ for where in (0, 2):
         seed(f"callback_{where}_{which}", grid(6, 6) + op("CALLBACK", u8(where), u8(which)) + hooks + FRAMES)
 
 
+# self-friction: the folding sheet above with cotton on cotton (0.4), then
+# rougher (1), back to sliding (0), kept through a snapshot round trip and an
+# integrator switch; on a mesh; on the big grid through the task hooks;
+# set before self-collision is on (no allocation: a failing allocator cannot
+# refuse it) and kept when the thickness goes on and off; the edge values:
+# -0, a denormal, 1e30 and FLT_MAX taken and stepped; negative, NaN and
+# infinite refused.
+def self_friction(name_or_float):
+    """SELF_FRICTION: a coefficient of the harness's table by name, or any float (bit 7)."""
+    table = {"-0.1": 0, "nan": 1, "-nan": 2, "inf": 3, "-inf": 4, "-denorm": 5, "max": 6, "1e30": 7,
+             "denorm": 8, "-0": 9, "0": 10, "0.2": 11, "0.4": 12, "0.6": 13, "1": 14, "10": 15}
+    if isinstance(name_or_float, str) and name_or_float in table:
+        return op("SELF_FRICTION", u8(table[name_or_float]))
+    return op("SELF_FRICTION", u8(0x80), f(name_or_float))
+
+
+seed("self_friction", grid(10, 10) + op("PIN", idx(0), u8(1), vec(0, 0, 0)) + FLOOR + op("SUBSTEPS", u8(2)) +
+     self_collision("0.05") + self_friction("0.4") + FRAMES + FRAMES + op("UNPIN", idx(0)) + FRAMES +
+     self_friction("1") + FRAMES + op("SNAPSHOT_ROUNDTRIP", u8(2)) + self_friction("0") + FRAMES +
+     self_friction("0.6") + op("INTEGRATOR", u8(0)) + FRAMES + op("READBACK", stride(0), u8(0)))
+seed("self_friction_mesh", mesh(8, 8) + op("PIN", idx(0), u8(1), vec(0, 0, 0)) + FLOOR + op("SUBSTEPS", u8(2)) +
+     self_collision("0.05") + self_friction("0.2") + FRAMES + FRAMES + op("INTEGRATOR", u8(7)) + FRAMES)
+seed("self_friction_hostile", grid(6, 6) + FLOOR + op("SUBSTEPS", u8(2)) + self_collision("0.05") +
+     self_friction("0.4") +
+     b"".join(self_friction(x) for x in ("-0.1", "nan", "-nan", "inf", "-inf", "-denorm")) + self_friction("-max") +
+     self_friction("-1e-30") + self_friction("-1") + self_friction("-0") + FRAMES + self_friction("denorm") + FRAMES +
+     self_friction("1e30") + FRAMES + self_friction("max") + FRAMES + self_friction("10") + FRAMES +
+     self_friction(2.5) + FRAMES + self_friction("0") + op("STEP", f("1/60")))
+seed("self_friction_alone", grid(6, 6) + FLOOR + self_friction("0.4") + FRAMES + self_collision("0.05") + FRAMES +
+     self_collision("0") + FRAMES + self_friction("nan") + FRAMES)
+seed("self_friction_alloc", grid(6, 6, alloc=u8(2, 7)) + self_friction("0.4") + self_collision("0.05") +
+     self_friction("0.6") + FRAMES)
+seed("self_friction_big", grid(BIG, BIG) + op("PIN", idx(0), u8(1), vec(0, 0, 0)) + self_collision("0.05") +
+     self_friction("0.4") + op("TASK_HOOKS", u8(0), u8(0)) + op("STEP", f("1/60")))
+# re-entry from a hook: self-friction (12 + 64)
+for where in (0, 2):
+    hooks = (op("WIND", u8(1), u8(0), vec(0, 0, 0)) + op("FORCE_HOOK", u8(1), u8(0), vec(0, 0, 0)) +
+             op("CUSTOM_INTEGRATOR", u8((1 << 3) | 0), u8(0)))
+    seed(f"callback_{where}_76", grid(6, 6) + self_friction("0.2") + op("CALLBACK", u8(where), u8(76)) + hooks + FRAMES)
+
+
 def main():
     out = sys.argv[1] if len(sys.argv) > 1 else os.path.join(HERE, "corpus")
     os.makedirs(out, exist_ok=True)

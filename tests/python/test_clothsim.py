@@ -700,6 +700,43 @@ class TestSelfCollision(unittest.TestCase, StatusAssertions):
         with self.assertRaises(ValueError):
             c.set_self_collision(0.01)  # closed
 
+    def test_friction_round_trip_and_refusals(self):
+        invalid = Status.ERR_INVALID_ARGUMENT
+        recorded = []
+
+        def meddle(time, positions, velocities):
+            try:
+                c.set_self_friction(0.9)
+            except ClothError as exc:
+                recorded.append(exc.status)
+            return (0.0, 0.0, 0.0)
+
+        with clothsim.Cloth.grid(4, 4) as c:
+            self.assertEqual(c.self_friction, 0.0)  # slides freely by default
+            c.set_self_friction(0.4)
+            self.assertEqual(c.self_friction, ctypes.c_float(0.4).value)
+            for bad in (-0.1, -1e-30, -math.inf, math.nan, -math.nan, math.inf):
+                self.assertStatus(invalid, c.set_self_friction, bad)
+                self.assertEqual(c.self_friction, ctypes.c_float(0.4).value)  # refused: unchanged
+            with self.assertRaises(ctypes.ArgumentError):
+                c.set_self_friction("rough")
+            self.assertEqual(c.self_collision, 0.0)  # friction alone does not turn self-collision on
+            c.set_self_collision(0.02)
+            c.set_self_collision(0.0)  # the thickness, on and off, leaves the friction be
+            self.assertEqual(c.self_friction, ctypes.c_float(0.4).value)
+            c.set_substeps(1)
+            c.set_external_force(meddle)
+            c.step(1 / 60)
+            self.assertEqual(recorded, [Status.ERR_BUSY])  # from a hook it is busy ...
+            self.assertEqual(c.self_friction, ctypes.c_float(0.4).value)  # ... and changes nothing
+            c.set_external_force(None)
+            c.set_self_friction(0.0)  # back to sliding freely
+            self.assertEqual(c.self_friction, 0.0)
+            c.set_self_friction(2.5)  # no upper bound but finiteness
+            self.assertEqual(c.self_friction, 2.5)
+        with self.assertRaises(ValueError):
+            c.set_self_friction(0.4)  # closed
+
     def closest_apart(self, positions):
         """The distance between the closest two particles more than two rows
         or columns apart (the pairs the pass keeps apart)."""
