@@ -396,6 +396,9 @@ static void fill_list(const cloth_t *cloth, cloth_self *s, uint32_t i, float rea
  * and of the approach taken away. */
 typedef struct self_sum {
     float x, y, z, vx, vy, vz;
+    float nx, ny, nz;    /* the contacts' normals, summed */
+    float rx, ry, rz;    /* the relative velocities, summed */
+    float share;         /* i's shares of the inverse masses, summed */
     uint32_t hits;
 } self_sum;
 
@@ -434,25 +437,47 @@ static void touch(const cloth_particles *p, const self_contact *c, uint32_t i, u
     a->vy -= stop * ny;
     a->vz -= stop * nz;
     ++a->hits;
-    if (c->friction > 0.0f) {
-        /* Coulomb, as the colliders' friction: the relative sliding speed
-         * drops by at most mu times the approach speed the contact takes
-         * away, and stops when that is enough; the slide the substep
-         * already made at that speed (the integrator's lag) is taken back
-         * with it, or a heap at rest on a slope creeps. i takes its share. */
-        const float tx = rx - vn * nx, ty = ry - vn * ny, tz = rz - vn * nz;
-        const float slide = sqrtf((tx * tx + ty * ty) + tz * tz);
-        const float drop = c->friction * (vn < 0.0f ? -vn : 0.0f);
-        if (slide > 0.0f) {
-            const float take = (slide > drop ? drop / slide : 1.0f) * (wi / wsum), back = take * c->lag;
-            a->vx -= take * tx;
-            a->vy -= take * ty;
-            a->vz -= take * tz;
-            a->x -= back * tx;
-            a->y -= back * ty;
-            a->z -= back * tz;
-        }
+    a->nx += nx;
+    a->ny += ny;
+    a->nz += nz;
+    a->rx += rx;
+    a->ry += ry;
+    a->rz += rz;
+    a->share += wi / wsum;
+}
+
+/* Friction of particle i against what it touches, once the contacts are
+ * summed: Coulomb on the mean relative velocity, about the mean normal.
+ * Its sliding speed drops by at most mu times its approach speed along
+ * that normal, and stops when that is enough; the slide the substep made
+ * at the speed removed (the integrator's lag) is taken back with it, as
+ * with the colliders' friction, or a heap at rest on a slope creeps. Taken
+ * per particle, not per contact: the contacts' own normals lean apart on
+ * a layer of balls, and each one's share of a Jacobi mean would hold a
+ * resting particle by a fraction of its weight only. */
+static void rub(const self_contact *c, const self_sum *a, float out[6])
+{
+    const float inv = 1.0f / (float)a->hits;
+    const float len = sqrtf((a->nx * a->nx + a->ny * a->ny) + a->nz * a->nz);
+    if (!(len > 0.0f)) {
+        return;
     }
+    const float nx = a->nx / len, ny = a->ny / len, nz = a->nz / len;
+    const float rx = a->rx * inv, ry = a->ry * inv, rz = a->rz * inv;
+    const float vn = (rx * nx + ry * ny) + rz * nz;
+    const float tx = rx - vn * nx, ty = ry - vn * ny, tz = rz - vn * nz;
+    const float slide = sqrtf((tx * tx + ty * ty) + tz * tz);
+    const float drop = c->friction * (vn < 0.0f ? -vn : 0.0f);
+    if (!(slide > 0.0f)) {
+        return;
+    }
+    const float take = (slide > drop ? drop / slide : 1.0f) * (a->share * inv), back = take * c->lag;
+    out[0] -= back * tx;
+    out[1] -= back * ty;
+    out[2] -= back * tz;
+    out[3] -= take * tx;
+    out[4] -= take * ty;
+    out[5] -= take * tz;
 }
 
 typedef struct self_pass {
@@ -512,6 +537,9 @@ static void sum_range(uint32_t begin, uint32_t end, uint32_t worker, void *ctx)
             d[3] = a.vx * share;
             d[4] = a.vy * share;
             d[5] = a.vz * share;
+            if (c->friction > 0.0f) {
+                rub(c, &a, d);
+            }
         }
     }
 }

@@ -15,6 +15,8 @@
  *    splits (with friction between the layers).
  * D: a snapshot loaded again, into the same cloth or a fresh one,
  *    continues with the same bits (the lists are only a cache).
+ * E: friction between layers: a patch of the cloth on a slope of the same
+ *    cloth, against Coulomb's law (below).
  * Refusals change nothing; 0 turns it off.
  */
 #include <clothsim/clothsim.h>
@@ -231,6 +233,108 @@ static void test_snapshot(void)
     cloth_destroy(c);
 }
 
+/* E: friction between layers. One mesh cloth of two pieces: a floor sheet
+ * of 40 x 20 particles (2 cm apart), pinned, and a 6 x 6 patch (1.73 cm
+ * apart, so its particles do not all sit in the floor's hollows at once)
+ * resting on it one thickness (4 cm) up. Gravity is tilted 20 degrees
+ * along x: a slope whose critical coefficient is tan 20 = 0.364. Slides
+ * over 0.4 s from rest:
+ * - without friction the patch slides as a block on a slope, less the drag
+ *   of the floor's bumps (a layer of balls: the approach speed taken away
+ *   on each bump brakes it): between 60 % and 105 % of g sin 20 t^2 / 2;
+ * - Coulomb friction adds a deceleration mu g cos 20 to that: at 0.2, the
+ *   difference of the two slides' accelerations within 25 % of it;
+ * - at 0.6, past the critical coefficient, the patch holds but for a slow
+ *   creep (the Jacobi mean of the pushes): under a tenth of the
+ *   frictionless slide. */
+#define FLOOR_COLS 40u
+#define FLOOR_ROWS 20u
+#define PATCH 6u
+#define SLOPE_PARTICLES (FLOOR_COLS * FLOOR_ROWS + PATCH * PATCH)
+
+static double slide_on_slope(float mu)
+{
+    static float pos[3 * SLOPE_PARTICLES], w[SLOPE_PARTICLES];
+    static uint32_t tris[6 * ((FLOOR_COLS - 1) * (FLOOR_ROWS - 1) + (PATCH - 1) * (PATCH - 1))];
+    uint32_t t = 0;
+    const float thick = 0.04f;
+    for (int piece = 0; piece < 2; ++piece) {
+        const uint32_t rows = piece ? PATCH : FLOOR_ROWS, cols = piece ? PATCH : FLOOR_COLS;
+        const uint32_t base = piece ? FLOOR_COLS * FLOOR_ROWS : 0u;
+        const float sp = piece ? 0.0173f : 0.02f;
+        for (uint32_t r = 0; r < rows; ++r) {
+            for (uint32_t c = 0; c < cols; ++c) {
+                const uint32_t i = base + r * cols + c;
+                pos[3 * i] = (piece ? 0.06f : 0.0f) + sp * (float)c;
+                pos[3 * i + 1] = piece ? thick : 0.0f;
+                pos[3 * i + 2] = (piece ? 0.15f : 0.0f) + sp * (float)r;
+                w[i] = piece ? 1.0f / 0.001f : 0.0f;
+                if (r + 1u < rows && c + 1u < cols) {
+                    const uint32_t q[6] = {i, i + cols, i + 1u, i + 1u, i + cols, i + cols + 1u};
+                    for (int k = 0; k < 6; ++k) {
+                        tris[t++] = q[k];
+                    }
+                }
+            }
+        }
+    }
+    cloth_mesh_desc desc;
+    cloth_mesh_desc_init(&desc);
+    desc.positions = pos;
+    desc.vertex_count = SLOPE_PARTICLES;
+    desc.triangles = tris;
+    desc.triangle_count = t / 3u;
+    desc.inverse_masses = w;
+    cloth_t *c = NULL;
+    CHECK_OK(cloth_create_mesh(&desc, &c)); /* the library's defaults */
+    if (c == NULL) {
+        return -1.0;
+    }
+    const float g[3] = {9.81f * 0.3420201f, -9.81f * 0.9396926f, 0.0f};
+    CHECK_OK(cloth_set_gravity(c, g));
+    CHECK_OK(cloth_set_self_collision(c, thick));
+    CHECK_OK(cloth_set_self_friction(c, mu));
+    /* the pieces are not joined: no tethers from the patch to the floor's pins */
+    CHECK_OK(cloth_set_tethers(c, 0.0f));
+    /* settle onto the floor with the slope held off, then let go */
+    const float down[3] = {0.0f, -9.81f, 0.0f};
+    CHECK_OK(cloth_set_gravity(c, down));
+    for (int f = 0; f < 30; ++f) {
+        CHECK_OK(cloth_step(c, DT));
+    }
+    CHECK_OK(cloth_set_gravity(c, g));
+    const uint32_t first = FLOOR_COLS * FLOOR_ROWS;
+    double x0 = 0.0, x1 = 0.0;
+    CHECK_OK(cloth_get_positions(c, pos, 0));
+    for (uint32_t i = first; i < SLOPE_PARTICLES; ++i) {
+        x0 += (double)pos[3 * i];
+    }
+    for (int f = 0; f < 24; ++f) { /* 0.4 s */
+        CHECK_OK(cloth_step(c, DT));
+    }
+    CHECK_OK(cloth_get_positions(c, pos, 0));
+    for (uint32_t i = first; i < SLOPE_PARTICLES; ++i) {
+        x1 += (double)pos[3 * i];
+    }
+    cloth_destroy(c);
+    return (x1 - x0) / (double)(PATCH * PATCH);
+}
+
+static void test_friction(void)
+{
+    const double t = 0.4, g = 9.81, sn = 0.3420201, cs = 0.9396926;
+    const double free_slide = 0.5 * g * sn * t * t;
+    const double s0 = slide_on_slope(0.0f), s2 = slide_on_slope(0.2f), s6 = slide_on_slope(0.6f);
+    const double added = 2.0 * (s0 - s2) / (t * t), coulomb = 0.2 * g * cs;
+    printf("E: a patch on a 20-degree slope of its own cloth slides %.4f m in 0.4 s without friction "
+           "(a frictionless block %.4f); at mu 0.2, %.4f (friction's deceleration %.3f m/s^2, Coulomb %.3f); "
+           "at mu 0.6, %.4f\n",
+           s0, free_slide, s2, added, coulomb, s6);
+    CHECK(s0 > 0.6 * free_slide && s0 < 1.05 * free_slide);
+    CHECK(fabs(added - coulomb) < 0.25 * coulomb);
+    CHECK(s6 < 0.1 * s0);
+}
+
 static void test_refusals(void)
 {
     cloth_t *c = dropped(false, THICK, 1u, CLOTH_INTEGRATOR_XPBD);
@@ -282,5 +386,6 @@ int main(void)
     test_fold(true);
     test_threads();
     test_snapshot();
+    test_friction();
     return test_finish("test_self_collision");
 }

@@ -365,13 +365,17 @@ CLOTH_API cloth_status cloth_get_self_collision(const cloth_t *cloth, float *thi
 /**
  * Friction between two parts of the same cloth in self-collision: a
  * Coulomb coefficient (>= 0, finite; 0, the default, lets layers slide
- * freely). Where two particles touch, their relative sliding speed drops
- * by at most `friction` times the approach speed the contact takes away,
- * and stops when that is enough (static friction); the slide the substep
- * made at the speed removed is taken back with it, as with the colliders'
- * friction. Each particle takes its share by inverse mass. Woven fabric on
- * itself measures about 0.2 to 0.6 (cotton about 0.4, silk about 0.2).
- * Takes effect from the next pass; no allocation.
+ * freely). After each pass sums a particle's contacts, its sliding speed
+ * relative to the particles it touches (their mean, about the mean of the
+ * contacts' normals) drops by at most `friction` times its approach speed
+ * along that normal, and stops when that is enough (static friction); the
+ * slide the substep made at the speed removed is taken back with it, as
+ * with the colliders' friction. The particle takes its share by inverse
+ * mass. Woven fabric on itself measures about 0.2 to 0.6 (cotton about
+ * 0.4, silk about 0.2). A layer of particles is a slightly bumpy surface:
+ * even at 0 a layer sliding on another is braked a little, and past the
+ * critical slope a held layer still creeps slowly (tests/test_self_collision.c
+ * measures both). Takes effect from the next pass; no allocation.
  * @return ::CLOTH_ERR_INVALID_ARGUMENT for a NULL cloth or a negative or
  *         non-finite coefficient (nothing changes then);
  *         ::CLOTH_ERR_BUSY inside the cloth's own step.
