@@ -162,7 +162,7 @@ typedef struct cloth_self {
     bool stale;                      /* the lists must be built before the next pass */
     uint32_t *bucket;                /* per particle */
     uint32_t *start;                 /* buckets + 1 */
-    uint32_t *link_start, *link;     /* a mesh's rest neighbours (CSR) */
+    uint32_t *link_start, *link;     /* a mesh's spring partners (CSR) */
     uint32_t *count;                 /* per particle: its list's length, or CLOTH_SELF_CROWDED */
     uint32_t *hits;                  /* per particle: partners that touched it in the last pass */
     uint32_t *list;                  /* per particle: `slots` partner indices */

@@ -4,9 +4,9 @@
  * overlap are pushed apart along the line between their centres, each by
  * its share of the inverse masses, and lose the part of their relative
  * velocity that brings them together. Particles that are neighbours in the
- * rest shape never collide: on a grid those within two rows and two
- * columns, on a mesh those joined by a spring (edges, shear and bend
- * springs: two rings). Run after every substep and every strain-limit
+ * rest shape never collide: joined within two rings (on a grid within two
+ * rows and two columns, on a mesh by a spring: edges, shear and bend
+ * springs) and closer there than 1.5 thicknesses. Run after every substep and every strain-limit
  * pass, before the skin, tethers and colliders, so those win where they
  * disagree.
  *
@@ -35,6 +35,7 @@
  * run on the task hooks, in ranges of particles.
  */
 #include "self_collision.h"
+#include "constraints/tethers.h"
 #include "tasks.h"
 
 #include <math.h>
@@ -44,6 +45,10 @@
 /* The lists reach this many thicknesses beyond the thickness: a wider
  * margin builds less often but tests more pairs each pass. */
 #define MARGIN 0.5f
+
+/* Rest neighbours closer than this many thicknesses in the rest shape
+ * never collide: squeezed by less than a third they would not touch. */
+#define REST_APART 1.5f
 
 /* Particles per task item of the sweeps. */
 #define SELF_ITEM 512u
@@ -246,19 +251,46 @@ static uint32_t hash_cell(int64_t x, int64_t y, int64_t z, uint32_t buckets)
     return (uint32_t)((uint64_t)x + (column >> 32)) & (buckets - 1u);
 }
 
-/* Whether i and j are neighbours in the rest shape. */
-static bool rest_neighbours(const cloth_t *cloth, const cloth_self *s, uint32_t i, uint32_t j)
+/* The rest shape's measure: a grid's |d|^2 = s2 (dc^2 + dr^2) + cross dc dr
+ * (constraints/tethers.h), and the square of REST_APART thicknesses. */
+typedef struct self_rest {
+    double s2, cross, apart2;
+} self_rest;
+
+/* Whether i and j lie closer than REST_APART thicknesses in the rest shape
+ * (a grid's implied by its spacing and the angle of its axes, a mesh's as
+ * created). */
+static bool rest_close(const cloth_t *cloth, const self_rest *r, uint32_t i, uint32_t j)
+{
+    if (cloth->tris == NULL) {
+        const uint32_t cols = cloth->cols;
+        const double dc = (double)(i % cols) - (double)(j % cols), dr = (double)(i / cols) - (double)(j / cols);
+        return r->s2 * (dc * dc + dr * dr) + r->cross * dc * dr < r->apart2;
+    }
+    const uint32_t n = cloth->count;
+    const float *x = cloth->rest_shape, *y = x + n, *z = y + n;
+    const double dx = (double)x[i] - (double)x[j], dy = (double)y[i] - (double)y[j], dz = (double)z[i] - (double)z[j];
+    return dx * dx + dy * dy + dz * dz < r->apart2;
+}
+
+/* Whether i and j are rest neighbours, which never collide: joined in the
+ * rest shape within two rings (a grid's two rows and columns, a mesh's
+ * spring partners) and closer there than REST_APART thicknesses. Both:
+ * the rings keep apart the pieces of a mesh made touching, the distance
+ * lets a tight crease meet itself two rings away when the thickness is
+ * under 1.3 spacings. */
+static bool rest_neighbours(const cloth_t *cloth, const cloth_self *s, const self_rest *r, uint32_t i, uint32_t j)
 {
     if (cloth->tris == NULL) {
         const uint32_t cols = cloth->cols;
         const uint32_t ri = i / cols, ci = i % cols, rj = j / cols, cj = j % cols;
-        return (ri > rj ? ri - rj : rj - ri) <= 2u && (ci > cj ? ci - cj : cj - ci) <= 2u;
+        return (ri > rj ? ri - rj : rj - ri) <= 2u && (ci > cj ? ci - cj : cj - ci) <= 2u && rest_close(cloth, r, i, j);
     }
     const uint32_t *lo = s->link + s->link_start[i], *hi = s->link + s->link_start[i + 1u];
     while (lo < hi) {
         const uint32_t *mid = lo + (hi - lo) / 2;
         if (*mid == j) {
-            return true;
+            return rest_close(cloth, r, i, j);
         }
         if (*mid < j) {
             lo = mid + 1;
@@ -325,9 +357,10 @@ static void build_grid(cloth_t *cloth, cloth_self *s, float inv)
 /* Add j to i's list of k, in index order, unless it is i, a rest
  * neighbour or listed already (the 27 cells may share a bucket); false
  * when the list is full. */
-static bool take(const cloth_t *cloth, const cloth_self *s, uint32_t i, uint32_t j, uint32_t *list, uint32_t *k)
+static bool take(const cloth_t *cloth, const cloth_self *s, const self_rest *r, uint32_t i, uint32_t j,
+                 uint32_t *list, uint32_t *k)
 {
-    if (j == i || rest_neighbours(cloth, s, i, j)) {
+    if (j == i || rest_neighbours(cloth, s, r, i, j)) {
         return true;
     }
     uint32_t at = *k;
@@ -355,7 +388,7 @@ static bool take(const cloth_t *cloth, const cloth_self *s, uint32_t i, uint32_t
  * within the reach that are not its rest neighbours, sorted;
  * CLOTH_SELF_CROWDED when they overflow. Any entry of a bucket within
  * the reach is taken, whatever its cell: a bucket may hold several. */
-static void fill_list(const cloth_t *cloth, cloth_self *s, uint32_t i, float reach2, float inv)
+static void fill_list(const cloth_t *cloth, cloth_self *s, const self_rest *rest, uint32_t i, float reach2, float inv)
 {
     const uint32_t n = cloth->count, buckets = s->buckets;
     const float *rx = s->ref, *ry = rx + n, *rz = ry + n;
@@ -378,7 +411,7 @@ static void fill_list(const cloth_t *cloth, cloth_self *s, uint32_t i, float rea
                     m += (ex * ex + ey * ey) + ez * ez < reach2 ? 1u : 0u;
                     if (m == GATHER || (e + 1u == stop && m > 0u)) {
                         for (uint32_t g = 0; g < m; ++g) {
-                            if (!take(cloth, s, i, near[g], list, &k)) {
+                            if (!take(cloth, s, rest, i, near[g], list, &k)) {
                                 s->count[i] = CLOTH_SELF_CROWDED;
                                 return;
                             }
@@ -484,6 +517,7 @@ typedef struct self_pass {
     cloth_t *cloth;
     float reach2, inv; /* the reach squared; one over the reach, the cells' width */
     self_contact contact;
+    self_rest rest;
 } self_pass;
 
 static void fill_range(uint32_t begin, uint32_t end, uint32_t worker, void *ctx)
@@ -496,7 +530,7 @@ static void fill_range(uint32_t begin, uint32_t end, uint32_t worker, void *ctx)
     /* in bucket order: the particles of a cell read the same 27 buckets,
      * from the cache */
     for (uint32_t e = first; e < last; ++e) {
-        fill_list(cloth, &cloth->self, cloth->self.entry[e].index, pass->reach2, pass->inv);
+        fill_list(cloth, &cloth->self, &pass->rest, cloth->self.entry[e].index, pass->reach2, pass->inv);
     }
 }
 
@@ -517,7 +551,7 @@ static void sum_range(uint32_t begin, uint32_t end, uint32_t worker, void *ctx)
         if (s->count[i] == CLOTH_SELF_CROWDED) {
             /* every other particle: a superset of the list, so the same sum */
             for (uint32_t j = 0; j < cloth->count; ++j) {
-                if (j != i && !rest_neighbours(cloth, s, i, j)) {
+                if (j != i && !rest_neighbours(cloth, s, &pass->rest, i, j)) {
                     touch(p, c, i, j, &a);
                 }
             }
@@ -577,7 +611,12 @@ void cloth_self_collide(cloth_t *cloth)
     if (!isfinite(inv)) {
         return; /* a thickness so small its cells overflow: nothing can touch */
     }
-    self_pass pass = {cloth, reach * reach, inv, {s->thickness, s->friction, cloth->friction_lag}};
+    self_pass pass = {cloth, reach * reach, inv, {s->thickness, s->friction, cloth->friction_lag}, {0.0, 0.0, 0.0}};
+    const double apart = (double)REST_APART * (double)s->thickness;
+    pass.rest.apart2 = apart * apart;
+    if (cloth->tris == NULL) {
+        cloth_tether_grid_terms(cloth, &pass.rest.s2, &pass.rest.cross);
+    }
     const uint32_t items = (cloth->count + SELF_ITEM - 1u) / SELF_ITEM;
     const uint32_t min_range = CLOTH_PARTICLES_PER_RANGE / SELF_ITEM;
     if (s->stale || moved_apart(cloth, s)) {

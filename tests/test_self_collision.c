@@ -21,6 +21,7 @@
  */
 #include <clothsim/clothsim.h>
 
+#include "test_crossings.h"
 #include "test_util.h"
 
 #include <math.h>
@@ -102,6 +103,10 @@ static double closest(const float *x)
 static void test_fold(bool mesh)
 {
     double worst[2] = {HUGE_VAL, HUGE_VAL};
+    long crossed[2] = {0, 0};
+    static float flat[3 * N];
+    static uint32_t surface[6 * (SIDE - 1) * (SIDE - 1)];
+    const uint32_t surface_tris = test_flat_mesh(SIDE, SIDE, SPACING, flat, surface); /* the grid's too */
     for (int on = 0; on < 2; ++on) {
         cloth_t *c = dropped(mesh, on ? THICK : 0.0f, 1u, CLOTH_INTEGRATOR_XPBD);
         if (c == NULL) {
@@ -109,20 +114,29 @@ static void test_fold(bool mesh)
         }
         float x[3 * N];
         double top = 0.0;
+        long steps_crossed = 0, most = 0;
         for (int f = 0; f < 150; ++f) {
             CHECK_OK(cloth_step(c, DT));
             CHECK_OK(cloth_get_positions(c, x, 0));
             worst[on] = fmin(worst[on], closest(x));
+            const long k = test_count_crossings(x, surface, surface_tris);
+            steps_crossed += k != 0 ? 1 : 0;
+            most = k > most ? k : most;
         }
+        crossed[on] = steps_crossed;
         for (uint32_t i = 0; i < N; ++i) {
             top = fmax(top, (double)x[3 * i + 1]);
         }
-        printf("%s: %s self-collision, closest non-neighbours over 150 steps %.4f m; the pile %.3f m high\n",
-               mesh ? "B (mesh)" : "A (grid)", on ? "with   " : "without", worst[on], top);
+        printf("%s: %s self-collision, closest non-neighbours over 150 steps %.4f m; the pile %.3f m high; "
+               "the surface crossed itself after %ld steps (at most %ld edge-triangle crossings)\n",
+               mesh ? "B (mesh)" : "A (grid)", on ? "with   " : "without", worst[on], top, steps_crossed, most);
         cloth_destroy(c);
     }
     CHECK(worst[1] >= 0.5 * (double)THICK);
-    CHECK(worst[0] < 0.5 * (double)THICK); /* the drop does fold: without it, layers meet */
+    CHECK(crossed[1] == 0);
+    /* the drop does fold: without it, layers meet and cross */
+    CHECK(worst[0] < 0.5 * (double)THICK);
+    CHECK(crossed[0] > 0);
 }
 
 /* A 64 x 64 sheet (4,096 particles: enough for the pool to split the

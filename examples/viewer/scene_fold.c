@@ -3,8 +3,8 @@
  * cotton cloth of 48 x 48 particles, 1 m square, dropped nearly upright
  * (tilted 78 degrees, its low edge 5 cm above the floor) onto a rough floor
  * (friction 0.8). Its foot sticks, and the rest buckles and comes down over
- * it in layers and folds; self-collision (cloth_set_self_collision(), a thickness of 1.5
- * grid spacings) keeps the layers apart. Nothing else is tuned: the fabric
+ * it in layers and folds; self-collision (cloth_set_self_collision(), a thickness of one
+ * grid spacing) keeps the layers apart. Nothing else is tuned: the fabric
  * (cloth_set_material()) and the library's defaults, as bench/fold measures.
  *
  * - At 3 s the scene takes the heap up by a corner of the cloth's top edge:
@@ -58,10 +58,9 @@ int fold_build(scene *s)
     cloth_collider_id ground;
     CHECKED(cloth_add_plane(s->cloth, floor_point, up, &ground));
     CHECKED(cloth_set_collider_friction(s->cloth, ground, FLOOR_FRICTION));
-    /* the layers keep 1.5 spacings apart: at one spacing the particles
-     * stay apart but tight creases, where the cloth meets itself two or
-     * three rows away, still cross (constraints.h) */
-    CHECKED(cloth_set_self_collision(s->cloth, 1.5f * SPACING));
+    /* the layers keep a spacing apart: thinner, a particle can slip
+     * between two of another layer (constraints.h) */
+    CHECKED(cloth_set_self_collision(s->cloth, SPACING));
 
     f->corner = FOLD_N * FOLD_N - 1u; /* the top edge's +x corner: it lands at the heap's edge nearest the camera */
     return 0;

@@ -315,9 +315,14 @@ CLOTH_API cloth_status cloth_get_strain_level_sweeps(const cloth_t *cloth, uint3
  * is a ball of radius `thickness / 2`; two that overlap are pushed apart
  * along the line between them, each by its share of the inverse masses,
  * and lose the part of their relative velocity that brings them together.
- * Particles that are neighbours in the rest shape never collide: on a grid
- * those within two rows and two columns of each other, on a mesh those
- * joined by a spring (its edges, and the bend springs across them). Kept
+ * Particles that are neighbours in the rest shape never collide: joined
+ * within two rings (on a grid within two rows and two columns of each
+ * other, on a mesh by a spring: its edges, and the bend springs across
+ * them) and closer there than 1.5 times the thickness. So a cloth at rest,
+ * or squeezed in its plane by less than a third, is not pushed by its own
+ * thickness, while a tight crease that brings the cloth back onto itself
+ * two rows away is held (at a thickness under 1.3 spacings), and the
+ * separate pieces of a mesh made touching collide. Kept
  * after every substep and every strain-limit pass, with every integrator,
  * before the skin, tethers and colliders (which win where they disagree).
  * The same bits on any thread count and vector level: each particle sums

@@ -1,0 +1,119 @@
+/*
+ * test_crossings.h: how many times a cloth's surface passes through
+ * itself, as the self-collision tests count it: an edge of a triangle
+ * crossing another triangle that shares no particle with it. Brute force
+ * over every (edge, triangle) pair whose boxes meet, in double; for tests
+ * of a few thousand triangles.
+ */
+#ifndef CLOTHSIM_TEST_CROSSINGS_H
+#define CLOTHSIM_TEST_CROSSINGS_H
+
+#include <math.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdlib.h>
+
+static inline void crossings_sub(const double *a, const double *b, double *out)
+{
+    out[0] = a[0] - b[0], out[1] = a[1] - b[1], out[2] = a[2] - b[2];
+}
+
+static inline void crossings_cross(const double *a, const double *b, double *out)
+{
+    out[0] = a[1] * b[2] - a[2] * b[1];
+    out[1] = a[2] * b[0] - a[0] * b[2];
+    out[2] = a[0] * b[1] - a[1] * b[0];
+}
+
+static inline double crossings_dot(const double *a, const double *b)
+{
+    return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
+}
+
+/* Whether segment p-q passes through the inside of triangle v0 v1 v2
+ * (Moller and Trumbore's test, ends and borders excluded). */
+static inline bool crossings_segment_hits(const double *p, const double *q, const double *v0, const double *v1,
+                                          const double *v2)
+{
+    double e1[3], e2[3], dir[3], h[3], s[3], qv[3];
+    crossings_sub(v1, v0, e1);
+    crossings_sub(v2, v0, e2);
+    crossings_sub(q, p, dir);
+    crossings_cross(dir, e2, h);
+    const double a = crossings_dot(e1, h);
+    if (fabs(a) < 1e-18) {
+        return false; /* parallel */
+    }
+    const double f = 1.0 / a;
+    crossings_sub(p, v0, s);
+    const double u = f * crossings_dot(s, h);
+    if (!(u > 0.0 && u < 1.0)) {
+        return false;
+    }
+    crossings_cross(s, e1, qv);
+    const double v = f * crossings_dot(dir, qv);
+    if (!(v > 0.0 && u + v < 1.0)) {
+        return false;
+    }
+    const double t = f * crossings_dot(e2, qv);
+    return t > 0.0 && t < 1.0;
+}
+
+/* The (edge, triangle) crossings of the surface `tris` (3 indices each)
+ * over positions `x` (xyz per particle), every triangle's three edges
+ * tested (an edge of two triangles counts twice); -1 if out of memory. */
+static inline long test_count_crossings(const float *x, const uint32_t *tris, uint32_t tri_count)
+{
+    double *box = malloc(sizeof(double) * 6u * tri_count);
+    if (box == NULL) {
+        return -1;
+    }
+    for (uint32_t t = 0; t < tri_count; ++t) {
+        double *b = box + 6u * t;
+        for (int k = 0; k < 3; ++k) {
+            b[k] = HUGE_VAL;
+            b[3 + k] = -HUGE_VAL;
+        }
+        for (int c = 0; c < 3; ++c) {
+            const float *v = x + 3u * tris[3u * t + (uint32_t)c];
+            for (int k = 0; k < 3; ++k) {
+                b[k] = fmin(b[k], (double)v[k]);
+                b[3 + k] = fmax(b[3 + k], (double)v[k]);
+            }
+        }
+    }
+    long hits = 0;
+    for (uint32_t e = 0; e < tri_count; ++e) {
+        for (int side = 0; side < 3; ++side) {
+            const uint32_t ia = tris[3u * e + (uint32_t)side], ib = tris[3u * e + (uint32_t)(side + 1) % 3u];
+            double p[3], q[3], lo[3], hi[3];
+            for (int k = 0; k < 3; ++k) {
+                p[k] = (double)x[3u * ia + (uint32_t)k];
+                q[k] = (double)x[3u * ib + (uint32_t)k];
+                lo[k] = fmin(p[k], q[k]);
+                hi[k] = fmax(p[k], q[k]);
+            }
+            for (uint32_t t = 0; t < tri_count; ++t) {
+                const double *b = box + 6u * t;
+                if (hi[0] < b[0] || lo[0] > b[3] || hi[1] < b[1] || lo[1] > b[4] || hi[2] < b[2] || lo[2] > b[5]) {
+                    continue;
+                }
+                const uint32_t *tv = tris + 3u * t;
+                if (tv[0] == ia || tv[1] == ia || tv[2] == ia || tv[0] == ib || tv[1] == ib || tv[2] == ib) {
+                    continue; /* shares a particle */
+                }
+                double v[3][3];
+                for (int c = 0; c < 3; ++c) {
+                    for (int k = 0; k < 3; ++k) {
+                        v[c][k] = (double)x[3u * tv[c] + (uint32_t)k];
+                    }
+                }
+                hits += crossings_segment_hits(p, q, v[0], v[1], v[2]) ? 1 : 0;
+            }
+        }
+    }
+    free(box);
+    return hits;
+}
+
+#endif /* CLOTHSIM_TEST_CROSSINGS_H */
