@@ -251,46 +251,57 @@ static uint32_t hash_cell(int64_t x, int64_t y, int64_t z, uint32_t buckets)
     return (uint32_t)((uint64_t)x + (column >> 32)) & (buckets - 1u);
 }
 
-/* The rest shape's measure: a grid's |d|^2 = s2 (dc^2 + dr^2) + cross dc dr
- * (constraints/tethers.h), and the square of REST_APART thicknesses. */
+/* The rest shape's measure: whether two grid particles dr rows and dc
+ * columns apart (each within 2) lie closer than REST_APART thicknesses,
+ * from |d|^2 = s2 (dc^2 + dr^2) + cross dc dr (constraints/tethers.h); and
+ * that square for a mesh. */
 typedef struct self_rest {
-    double s2, cross, apart2;
+    bool near[5][5]; /* [dr + 2][dc + 2] */
+    double apart2;
 } self_rest;
 
-/* Whether i and j lie closer than REST_APART thicknesses in the rest shape
- * (a grid's implied by its spacing and the angle of its axes, a mesh's as
- * created). */
-static bool rest_close(const cloth_t *cloth, const self_rest *r, uint32_t i, uint32_t j)
+static void rest_measure(const cloth_t *cloth, float thickness, self_rest *r)
 {
+    const double apart = (double)REST_APART * (double)thickness;
+    r->apart2 = apart * apart;
+    double s2 = 0.0, cross = 0.0;
     if (cloth->tris == NULL) {
-        const uint32_t cols = cloth->cols;
-        const double dc = (double)(i % cols) - (double)(j % cols), dr = (double)(i / cols) - (double)(j / cols);
-        return r->s2 * (dc * dc + dr * dr) + r->cross * dc * dr < r->apart2;
+        cloth_tether_grid_terms(cloth, &s2, &cross);
     }
-    const uint32_t n = cloth->count;
-    const float *x = cloth->rest_shape, *y = x + n, *z = y + n;
-    const double dx = (double)x[i] - (double)x[j], dy = (double)y[i] - (double)y[j], dz = (double)z[i] - (double)z[j];
-    return dx * dx + dy * dy + dz * dz < r->apart2;
+    for (int dr = -2; dr <= 2; ++dr) {
+        for (int dc = -2; dc <= 2; ++dc) {
+            r->near[dr + 2][dc + 2] = s2 * (double)(dc * dc + dr * dr) + cross * (double)(dc * dr) < r->apart2;
+        }
+    }
 }
 
 /* Whether i and j are rest neighbours, which never collide: joined in the
  * rest shape within two rings (a grid's two rows and columns, a mesh's
- * spring partners) and closer there than REST_APART thicknesses. Both:
- * the rings keep apart the pieces of a mesh made touching, the distance
- * lets a tight crease meet itself two rings away when the thickness is
- * under 1.3 spacings. */
+ * spring partners) and closer there than REST_APART thicknesses (a grid's
+ * shape implied by its spacing and the angle of its axes, a mesh's as
+ * created). Both: the rings keep apart the pieces of a mesh made touching,
+ * the distance lets a tight crease meet itself two rings away when the
+ * thickness is under 1.3 spacings. */
 static bool rest_neighbours(const cloth_t *cloth, const cloth_self *s, const self_rest *r, uint32_t i, uint32_t j)
 {
     if (cloth->tris == NULL) {
-        const uint32_t cols = cloth->cols;
-        const uint32_t ri = i / cols, ci = i % cols, rj = j / cols, cj = j % cols;
-        return (ri > rj ? ri - rj : rj - ri) <= 2u && (ci > cj ? ci - cj : cj - ci) <= 2u && rest_close(cloth, r, i, j);
+        const uint32_t cols = cloth->cols, reach = 2u * cols + 2u;
+        if (j > i + reach || i > j + reach) {
+            return false; /* more than two rows apart, without a division */
+        }
+        const uint32_t ri = i / cols, rj = j / cols;
+        const int64_t dr = (int64_t)rj - (int64_t)ri, dc = (int64_t)(j - rj * cols) - (int64_t)(i - ri * cols);
+        return dr >= -2 && dr <= 2 && dc >= -2 && dc <= 2 && r->near[dr + 2][dc + 2];
     }
     const uint32_t *lo = s->link + s->link_start[i], *hi = s->link + s->link_start[i + 1u];
     while (lo < hi) {
         const uint32_t *mid = lo + (hi - lo) / 2;
         if (*mid == j) {
-            return rest_close(cloth, r, i, j);
+            const uint32_t n = cloth->count;
+            const float *x = cloth->rest_shape, *y = x + n, *z = y + n;
+            const double dx = (double)x[i] - (double)x[j], dy = (double)y[i] - (double)y[j];
+            const double dz = (double)z[i] - (double)z[j];
+            return dx * dx + dy * dy + dz * dz < r->apart2;
         }
         if (*mid < j) {
             lo = mid + 1;
@@ -611,12 +622,15 @@ void cloth_self_collide(cloth_t *cloth)
     if (!isfinite(inv)) {
         return; /* a thickness so small its cells overflow: nothing can touch */
     }
-    self_pass pass = {cloth, reach * reach, inv, {s->thickness, s->friction, cloth->friction_lag}, {0.0, 0.0, 0.0}};
-    const double apart = (double)REST_APART * (double)s->thickness;
-    pass.rest.apart2 = apart * apart;
-    if (cloth->tris == NULL) {
-        cloth_tether_grid_terms(cloth, &pass.rest.s2, &pass.rest.cross);
-    }
+    self_pass pass;
+    memset(&pass, 0, sizeof pass);
+    pass.cloth = cloth;
+    pass.reach2 = reach * reach;
+    pass.inv = inv;
+    pass.contact.t = s->thickness;
+    pass.contact.friction = s->friction;
+    pass.contact.lag = cloth->friction_lag;
+    rest_measure(cloth, s->thickness, &pass.rest);
     const uint32_t items = (cloth->count + SELF_ITEM - 1u) / SELF_ITEM;
     const uint32_t min_range = CLOTH_PARTICLES_PER_RANGE / SELF_ITEM;
     if (s->stale || moved_apart(cloth, s)) {
