@@ -1,9 +1,9 @@
 /*
  * test_crossings.h: how many times a cloth's surface passes through
  * itself, as the self-collision tests count it: an edge of a triangle
- * crossing another triangle that shares no particle with it. Brute force
- * over every (edge, triangle) pair whose boxes meet, in double; for tests
- * of a few thousand triangles.
+ * crossing another triangle that shares no particle with it. Every (edge,
+ * triangle) pair whose boxes meet, found by a sweep along x, tested in
+ * double; for tests of a few thousand triangles.
  */
 #ifndef CLOTHSIM_TEST_CROSSINGS_H
 #define CLOTHSIM_TEST_CROSSINGS_H
@@ -59,17 +59,28 @@ static inline bool crossings_segment_hits(const double *p, const double *q, cons
     return t > 0.0 && t < 1.0;
 }
 
+/* qsort's order of triangle boxes by their lowest x. */
+static inline int crossings_by_min_x(const void *a, const void *b)
+{
+    const double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
 /* The (edge, triangle) crossings of the surface `tris` (3 indices each)
  * over positions `x` (xyz per particle), every triangle's three edges
- * tested (an edge of two triangles counts twice); -1 if out of memory. */
+ * tested (an edge of two triangles counts twice); -1 if out of memory.
+ * The triangles' boxes sorted by their lowest x, an edge reads only those
+ * that can reach it along x. */
 static inline long test_count_crossings(const float *x, const uint32_t *tris, uint32_t tri_count)
 {
-    double *box = malloc(sizeof(double) * 6u * tri_count);
+    /* per triangle: min x, y, z, max x, y, z, index */
+    double *box = malloc(sizeof(double) * 7u * tri_count);
     if (box == NULL) {
         return -1;
     }
+    double widest = 0.0;
     for (uint32_t t = 0; t < tri_count; ++t) {
-        double *b = box + 6u * t;
+        double *b = box + 7u * t;
         for (int k = 0; k < 3; ++k) {
             b[k] = HUGE_VAL;
             b[3 + k] = -HUGE_VAL;
@@ -81,7 +92,10 @@ static inline long test_count_crossings(const float *x, const uint32_t *tris, ui
                 b[3 + k] = fmax(b[3 + k], (double)v[k]);
             }
         }
+        b[6] = (double)t;
+        widest = fmax(widest, b[3] - b[0]);
     }
+    qsort(box, tri_count, 7u * sizeof(double), crossings_by_min_x);
     long hits = 0;
     for (uint32_t e = 0; e < tri_count; ++e) {
         for (int side = 0; side < 3; ++side) {
@@ -93,12 +107,22 @@ static inline long test_count_crossings(const float *x, const uint32_t *tris, ui
                 lo[k] = fmin(p[k], q[k]);
                 hi[k] = fmax(p[k], q[k]);
             }
-            for (uint32_t t = 0; t < tri_count; ++t) {
-                const double *b = box + 6u * t;
-                if (hi[0] < b[0] || lo[0] > b[3] || hi[1] < b[1] || lo[1] > b[4] || hi[2] < b[2] || lo[2] > b[5]) {
+            /* the first box whose lowest x can reach the edge */
+            uint32_t first = 0u, last = tri_count;
+            while (first < last) {
+                const uint32_t mid = first + (last - first) / 2u;
+                if (box[7u * mid] < lo[0] - widest) {
+                    first = mid + 1u;
+                } else {
+                    last = mid;
+                }
+            }
+            for (uint32_t s = first; s < tri_count && box[7u * s] <= hi[0]; ++s) {
+                const double *b = box + 7u * s;
+                if (lo[0] > b[3] || hi[1] < b[1] || lo[1] > b[4] || hi[2] < b[2] || lo[2] > b[5]) {
                     continue;
                 }
-                const uint32_t *tv = tris + 3u * t;
+                const uint32_t *tv = tris + 3u * (uint32_t)b[6];
                 if (tv[0] == ia || tv[1] == ia || tv[2] == ia || tv[0] == ib || tv[1] == ib || tv[2] == ib) {
                     continue; /* shares a particle */
                 }
