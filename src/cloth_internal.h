@@ -169,6 +169,16 @@ typedef struct cloth_self {
     float *ref;                      /* per particle: x, y, z when the lists were built */
     float *d;                        /* per particle: position and velocity corrections */
     cloth_self_entry *entry;         /* per particle, in bucket order */
+    /* Particles against triangles (self_faces.c), while the thickness is
+     * under the spacing: one more block, from the first such thickness. */
+    bool faces;                      /* on for this thickness */
+    float face_edge;                 /* the longest triangle edge at rest, m */
+    void *face_block;
+    size_t face_block_bytes;
+    uint32_t face_slots;             /* triangles a particle lists at most */
+    uint32_t *face_count, *face_list; /* per particle: its triangles, sorted */
+    uint32_t *point_start, *point;   /* per triangle: the particles that list it (CSR) */
+    uint32_t *fan_start, *fan;       /* a mesh's triangles about each vertex (CSR) */
 } cloth_self;
 
 /* Air for the aerodynamic force (forces.c). */

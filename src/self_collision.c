@@ -36,6 +36,7 @@
  */
 #include "self_collision.h"
 #include "constraints/tethers.h"
+#include "self_faces.h"
 #include "tasks.h"
 
 #include <math.h>
@@ -150,6 +151,10 @@ static void carve(cloth_self *s, unsigned char *b, uint32_t n, uint32_t buckets,
     (void)links;
 }
 
+/* Triangles a particle lists at most, while they are on: those about it
+ * in its own layer and a few in each layer near it. */
+#define FACE_SLOTS 64u
+
 cloth_status cloth_set_self_collision(cloth_t *cloth, float thickness)
 {
     if (cloth_busy(cloth)) {
@@ -161,33 +166,43 @@ cloth_status cloth_set_self_collision(cloth_t *cloth, float thickness)
     }
     cloth_self *s = &cloth->self;
     const float margin = MARGIN * thickness;
+    const bool faces = thickness > 0.0f && cloth_self_faces_wanted(cloth, thickness);
     const uint32_t slots = slots_for(thickness + margin, mean_link(cloth));
-    if (thickness == 0.0f || (s->block != NULL && s->slots >= slots)) {
-        s->thickness = thickness;
-        s->margin = margin;
-        s->stale = true;
-        return CLOTH_OK;
-    }
+    const bool need_block = thickness > 0.0f && (s->block == NULL || s->slots < slots);
+    const bool need_faces = faces && s->face_block == NULL;
     const uint32_t n = cloth->count;
     uint32_t buckets = 2u;
     while (buckets < 2u * n && buckets < (1u << 30)) {
         buckets *= 2u; /* a power of two, at least twice the particles */
     }
     const uint32_t links = cloth->tris != NULL ? 2u * cloth->spring_count : 0u;
-    const size_t bytes = block_bytes(n, buckets, links, slots);
-    unsigned char *b = cloth_mem_alloc(&cloth->alloc, bytes);
-    if (b == NULL) {
-        return CLOTH_ERR_OUT_OF_MEMORY;
+    const size_t bytes = need_block ? block_bytes(n, buckets, links, slots) : 0u;
+    const size_t face_bytes = need_faces ? cloth_self_faces_bytes(cloth, FACE_SLOTS) : 0u;
+    unsigned char *b = need_block ? cloth_mem_alloc(&cloth->alloc, bytes) : NULL;
+    unsigned char *fb = need_faces ? cloth_mem_alloc(&cloth->alloc, face_bytes) : NULL;
+    if ((need_block && b == NULL) || (need_faces && fb == NULL)) {
+        cloth_mem_free(&cloth->alloc, b, bytes);
+        cloth_mem_free(&cloth->alloc, fb, face_bytes);
+        return CLOTH_ERR_OUT_OF_MEMORY; /* nothing changed */
     }
-    cloth_mem_free(&cloth->alloc, s->block, s->block_bytes);
-    s->block = b;
-    s->block_bytes = bytes;
-    s->buckets = buckets;
-    s->slots = slots;
-    carve(s, b, n, buckets, links);
-    if (cloth->tris != NULL) {
-        mesh_links(cloth, s);
+    if (need_block) {
+        cloth_mem_free(&cloth->alloc, s->block, s->block_bytes);
+        s->block = b;
+        s->block_bytes = bytes;
+        s->buckets = buckets;
+        s->slots = slots;
+        carve(s, b, n, buckets, links);
+        if (cloth->tris != NULL) {
+            mesh_links(cloth, s);
+        }
     }
+    if (need_faces) {
+        s->face_block = fb;
+        s->face_block_bytes = face_bytes;
+        cloth_self_faces_carve(cloth, s, fb, FACE_SLOTS);
+        s->face_edge = cloth_self_longest_edge(cloth);
+    }
+    s->faces = faces;
     s->thickness = thickness;
     s->margin = margin;
     s->stale = true;
@@ -227,9 +242,8 @@ cloth_status cloth_get_self_collision(const cloth_t *cloth, float *thickness)
 void cloth_self_free(cloth_t *cloth)
 {
     cloth_mem_free(&cloth->alloc, cloth->self.block, cloth->self.block_bytes);
-    cloth->self.block = NULL;
-    cloth->self.block_bytes = 0u;
-    cloth->self.thickness = 0.0f;
+    cloth_mem_free(&cloth->alloc, cloth->self.face_block, cloth->self.face_block_bytes);
+    memset(&cloth->self, 0, sizeof cloth->self);
 }
 
 /* The cell of a coordinate, clamped so that a far-flung particle cannot
@@ -365,6 +379,20 @@ static void build_grid(cloth_t *cloth, cloth_self *s, float inv)
     s->start[0] = 0u;
 }
 
+/* The contact's constants: the thickness, the friction between layers and
+ * the integrator's lag (how far a particle moved for its speed, s). */
+typedef struct self_contact {
+    float t, friction, lag;
+} self_contact;
+
+typedef struct self_pass {
+    cloth_t *cloth;
+    float reach2, inv; /* the reach squared; one over the cells' width */
+    float face_reach2; /* while the triangles are on: the reach of their corners, squared */
+    self_contact contact;
+    self_rest rest;
+} self_pass;
+
 /* Add j to i's list of k, in index order, unless it is i, a rest
  * neighbour or listed already (the 27 cells may share a bucket); false
  * when the list is full. */
@@ -394,19 +422,112 @@ static bool take(const cloth_t *cloth, const cloth_self *s, const self_rest *r, 
  * without a branch, since about one entry in seven passes it. */
 #define GATHER 64u
 
-/* i's list from the grid: the particles of the 27 cells about its own
- * (nine rows of three)
- * within the reach that are not its rest neighbours, sorted;
- * CLOTH_SELF_CROWDED when they overflow. Any entry of a bucket within
- * the reach is taken, whatever its cell: a bucket may hold several. */
-static void fill_list(const cloth_t *cloth, cloth_self *s, const self_rest *rest, uint32_t i, float reach2, float inv)
+/* Add triangle f to i's list of k (sorted, once); a full list keeps the
+ * lowest-numbered triangles. */
+static void take_face(cloth_self *s, uint32_t f, uint32_t *list, uint32_t *k)
+{
+    uint32_t at = *k;
+    while (at > 0u && list[at - 1u] > f) {
+        --at;
+    }
+    if (at > 0u && list[at - 1u] == f) {
+        return;
+    }
+    if (*k == s->face_slots) {
+        if (at == *k) {
+            return;
+        }
+        --*k; /* the highest goes */
+    }
+    memmove(list + at + 1u, list + at, (size_t)(*k - at) * sizeof(uint32_t));
+    list[at] = f;
+    ++*k;
+}
+
+/* Whether a corner of triangle v is i or shares a triangle with i (a
+ * grid's next row or column, a mesh's edge partners): a particle always
+ * lies within the thickness of the triangles next to it wherever the cloth
+ * is squeezed or pinned tight, so those never collide. */
+static bool face_neighbour(const cloth_t *cloth, const cloth_self *s, uint32_t i, const uint32_t v[3])
+{
+    if (v[0] == i || v[1] == i || v[2] == i) {
+        return true;
+    }
+    if (cloth->tris == NULL) {
+        const uint32_t cols = cloth->cols, ri = i / cols, ci = i % cols;
+        for (int k = 0; k < 3; ++k) {
+            const uint32_t rj = v[k] / cols, cj = v[k] % cols;
+            if ((ri > rj ? ri - rj : rj - ri) <= 1u && (ci > cj ? ci - cj : cj - ci) <= 1u) {
+                return true;
+            }
+        }
+        return false;
+    }
+    uint32_t buf[CLOTH_SELF_GRID_FAN];
+    const uint32_t *fan;
+    const uint32_t count = cloth_self_faces_about(cloth, s, i, buf, &fan);
+    for (uint32_t q = 0; q < count; ++q) {
+        const uint32_t *w = cloth->tris + 3u * (size_t)fan[q];
+        for (int k = 0; k < 3; ++k) {
+            if (w[0] == v[k] || w[1] == v[k] || w[2] == v[k]) {
+                return true;
+            }
+        }
+    }
+    return false;
+}
+
+/* The triangles about particle j (within the face reach of i) that i lies
+ * within the lists' reach of, at the reference positions, into i's list of
+ * triangles; not those next to i (face_neighbour). */
+static void take_faces_about(const cloth_t *cloth, cloth_self *s, uint32_t i, uint32_t j, float reach2,
+                             float face_reach2, uint32_t *list, uint32_t *k)
+{
+    const uint32_t n = cloth->count;
+    const float *rx = s->ref, *ry = rx + n, *rz = ry + n;
+    uint32_t buf[CLOTH_SELF_GRID_FAN];
+    const uint32_t *fan;
+    const uint32_t count = cloth_self_faces_about(cloth, s, j, buf, &fan);
+    const float p[3] = {rx[i], ry[i], rz[i]};
+    for (uint32_t q = 0; q < count; ++q) {
+        uint32_t v[3];
+        cloth_self_face_vertices(cloth, fan[q], v);
+        /* each triangle once: from the lowest of its corners within the
+         * face reach of i */
+        bool first = true;
+        for (int c = 0; c < 3; ++c) {
+            const float ex = p[0] - rx[v[c]], ey = p[1] - ry[v[c]], ez = p[2] - rz[v[c]];
+            first = first && !(v[c] < j && (ex * ex + ey * ey) + ez * ez < face_reach2);
+        }
+        if (!first || face_neighbour(cloth, s, i, v)) {
+            continue;
+        }
+        const float a[3] = {rx[v[0]], ry[v[0]], rz[v[0]]}, b[3] = {rx[v[1]], ry[v[1]], rz[v[1]]},
+                    c[3] = {rx[v[2]], ry[v[2]], rz[v[2]]};
+        if (cloth_self_point_face_d2(p, a, b, c) < reach2) {
+            take_face(s, fan[q], list, k);
+        }
+    }
+}
+
+/* i's lists from the grid: the particles of the 27 cells about its own
+ * (nine rows of three) within the reach that are not its rest neighbours,
+ * sorted, CLOTH_SELF_CROWDED when they overflow; and while the triangles
+ * are on, the triangles about the particles within the face reach that i
+ * lies within the reach of. Any entry of a bucket is taken, whatever its
+ * cell: a bucket may hold several. */
+static void fill_list(const cloth_t *cloth, cloth_self *s, const self_rest *rest, uint32_t i, const self_pass *pass)
 {
     const uint32_t n = cloth->count, buckets = s->buckets;
     const float *rx = s->ref, *ry = rx + n, *rz = ry + n;
-    const float px = rx[i], py = ry[i], pz = rz[i];
+    const float px = rx[i], py = ry[i], pz = rz[i], inv = pass->inv, reach2 = pass->reach2;
+    const float gather2 = s->faces ? pass->face_reach2 : reach2;
     const int32_t ci[3] = {cell_of(px, inv), cell_of(py, inv), cell_of(pz, inv)};
     uint32_t *list = s->list + (size_t)i * s->slots, k = 0u;
+    uint32_t *faces = s->faces ? s->face_list + (size_t)i * s->face_slots : NULL, kf = 0u;
     uint32_t near[GATHER], m = 0u;
+    float near_d2[GATHER];
+    bool crowded = false;
     for (int dz = -1; dz <= 1; ++dz) {
         for (int dy = -1; dy <= 1; ++dy) {
             /* the row's three buckets, as one run unless it wraps */
@@ -418,13 +539,17 @@ static void fill_list(const cloth_t *cloth, cloth_self *s, const self_rest *rest
                 for (uint32_t e = s->start[b]; e < stop; ++e) {
                     const cloth_self_entry *r = &s->entry[e];
                     const float ex = px - r->x, ey = py - r->y, ez = pz - r->z;
+                    const float d2 = (ex * ex + ey * ey) + ez * ez;
                     near[m] = r->index;
-                    m += (ex * ex + ey * ey) + ez * ez < reach2 ? 1u : 0u;
+                    near_d2[m] = d2;
+                    m += d2 < gather2 ? 1u : 0u;
                     if (m == GATHER || (e + 1u == stop && m > 0u)) {
                         for (uint32_t g = 0; g < m; ++g) {
-                            if (!take(cloth, s, rest, i, near[g], list, &k)) {
-                                s->count[i] = CLOTH_SELF_CROWDED;
-                                return;
+                            if (!crowded && near_d2[g] < reach2 && !take(cloth, s, rest, i, near[g], list, &k)) {
+                                crowded = true;
+                            }
+                            if (faces != NULL) {
+                                take_faces_about(cloth, s, i, near[g], reach2, gather2, faces, &kf);
                             }
                         }
                         m = 0u;
@@ -433,7 +558,10 @@ static void fill_list(const cloth_t *cloth, cloth_self *s, const self_rest *rest
             }
         }
     }
-    s->count[i] = k;
+    s->count[i] = crowded ? CLOTH_SELF_CROWDED : k;
+    if (faces != NULL) {
+        s->face_count[i] = kf;
+    }
 }
 
 /* What one partner j does to i: i's share of the push out of the overlap
@@ -443,14 +571,10 @@ typedef struct self_sum {
     float nx, ny, nz;    /* the contacts' normals, summed */
     float rx, ry, rz;    /* the relative velocities, summed */
     float share;         /* i's shares of the inverse masses, summed */
-    uint32_t hits;
+    uint32_t hits;       /* contacts of every kind */
+    uint32_t pairs;      /* of them, with other particles (friction's) */
 } self_sum;
 
-/* The contact's constants: the thickness, the friction between layers and
- * the integrator's lag (how far a particle moved for its speed, s). */
-typedef struct self_contact {
-    float t, friction, lag;
-} self_contact;
 
 static void touch(const cloth_particles *p, const self_contact *c, uint32_t i, uint32_t j, self_sum *a)
 {
@@ -488,6 +612,7 @@ static void touch(const cloth_particles *p, const self_contact *c, uint32_t i, u
     a->ry += ry;
     a->rz += rz;
     a->share += wi / wsum;
+    ++a->pairs;
 }
 
 /* Friction of particle i against what it touches, once the contacts are
@@ -501,7 +626,10 @@ static void touch(const cloth_particles *p, const self_contact *c, uint32_t i, u
  * resting particle by a fraction of its weight only. */
 static void rub(const self_contact *c, const self_sum *a, float out[6])
 {
-    const float inv = 1.0f / (float)a->hits;
+    if (a->pairs == 0u) {
+        return;
+    }
+    const float inv = 1.0f / (float)a->pairs;
     const float len = sqrtf((a->nx * a->nx + a->ny * a->ny) + a->nz * a->nz);
     if (!(len > 0.0f)) {
         return;
@@ -524,12 +652,6 @@ static void rub(const self_contact *c, const self_sum *a, float out[6])
     out[5] -= take * tz;
 }
 
-typedef struct self_pass {
-    cloth_t *cloth;
-    float reach2, inv; /* the reach squared; one over the reach, the cells' width */
-    self_contact contact;
-    self_rest rest;
-} self_pass;
 
 static void fill_range(uint32_t begin, uint32_t end, uint32_t worker, void *ctx)
 {
@@ -541,7 +663,53 @@ static void fill_range(uint32_t begin, uint32_t end, uint32_t worker, void *ctx)
     /* in bucket order: the particles of a cell read the same 27 buckets,
      * from the cache */
     for (uint32_t e = first; e < last; ++e) {
-        fill_list(cloth, &cloth->self, &pass->rest, cloth->self.entry[e].index, pass->reach2, pass->inv);
+        fill_list(cloth, &cloth->self, &pass->rest, cloth->self.entry[e].index, pass);
+    }
+}
+
+/* One triangle contact into i's sums: `weight` of the hit's push and stop
+ * along its normal (1 for the particle, minus a corner's weight for a
+ * corner), times i's inverse mass. */
+static void face_into(const cloth_particles *p, uint32_t i, const cloth_self_face_hit *h, float weight, self_sum *a)
+{
+    const float wp = weight * p->w[i] * h->push, wv = weight * p->w[i] * h->stop;
+    a->x += wp * h->normal[0];
+    a->y += wp * h->normal[1];
+    a->z += wp * h->normal[2];
+    a->vx += wv * h->normal[0];
+    a->vy += wv * h->normal[1];
+    a->vz += wv * h->normal[2];
+    ++a->hits;
+}
+
+/* i's triangle contacts: as a particle against the triangles it lists (in
+ * their order), then as a corner of the triangles about it (in theirs)
+ * against the particles that list each (in theirs). */
+static void face_sums(const cloth_t *cloth, float t, uint32_t i, self_sum *a)
+{
+    const cloth_self *s = &cloth->self;
+    const cloth_particles *p = &cloth->p;
+    const uint32_t *list = s->face_list + (size_t)i * s->face_slots;
+    cloth_self_face_hit h;
+    for (uint32_t k = 0; k < s->face_count[i]; ++k) {
+        uint32_t v[3];
+        cloth_self_face_vertices(cloth, list[k], v);
+        if (cloth_self_face_contact(p, t, i, v, &h)) {
+            face_into(p, i, &h, 1.0f, a);
+        }
+    }
+    uint32_t buf[CLOTH_SELF_GRID_FAN];
+    const uint32_t *fan;
+    const uint32_t count = cloth_self_faces_about(cloth, s, i, buf, &fan);
+    for (uint32_t q = 0; q < count; ++q) {
+        uint32_t v[3];
+        cloth_self_face_vertices(cloth, fan[q], v);
+        const uint32_t corner = v[0] == i ? 0u : v[1] == i ? 1u : 2u;
+        for (uint32_t e = s->point_start[fan[q]]; e < s->point_start[fan[q] + 1u]; ++e) {
+            if (cloth_self_face_contact(p, t, s->point[e], v, &h)) {
+                face_into(p, i, &h, -h.bary[corner], a);
+            }
+        }
     }
 }
 
@@ -571,6 +739,9 @@ static void sum_range(uint32_t begin, uint32_t end, uint32_t worker, void *ctx)
             for (uint32_t k = 0; k < s->count[i]; ++k) {
                 touch(p, c, i, list[k], &a);
             }
+        }
+        if (s->faces) {
+            face_sums(cloth, c->t, i, &a);
         }
         s->hits[i] = a.hits;
         if (a.hits > 0u) {
@@ -618,7 +789,10 @@ void cloth_self_collide(cloth_t *cloth)
     if (!(s->thickness > 0.0f) || s->block == NULL) {
         return;
     }
-    const float reach = s->thickness + s->margin, inv = 1.0f / reach;
+    const float reach = s->thickness + s->margin;
+    /* with the triangles, a triangle within the reach has its corners
+     * within the reach and its longest edge (a tenth more for stretch) */
+    const float face_reach = reach + 1.1f * s->face_edge, inv = 1.0f / (s->faces ? face_reach : reach);
     if (!isfinite(inv)) {
         return; /* a thickness so small its cells overflow: nothing can touch */
     }
@@ -626,6 +800,7 @@ void cloth_self_collide(cloth_t *cloth)
     memset(&pass, 0, sizeof pass);
     pass.cloth = cloth;
     pass.reach2 = reach * reach;
+    pass.face_reach2 = face_reach * face_reach;
     pass.inv = inv;
     pass.contact.t = s->thickness;
     pass.contact.friction = s->friction;
@@ -636,6 +811,9 @@ void cloth_self_collide(cloth_t *cloth)
     if (s->stale || moved_apart(cloth, s)) {
         build_grid(cloth, s, inv);
         cloth_parallel_for_uneven(cloth, fill_range, items, min_range, &pass);
+        if (s->faces) {
+            cloth_self_faces_transpose(cloth, s);
+        }
         s->stale = false;
     }
     cloth_parallel_for_uneven(cloth, sum_range, items, min_range, &pass);
