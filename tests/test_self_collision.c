@@ -326,8 +326,6 @@ static double slide_on_slope(float mu)
     CHECK_OK(cloth_set_gravity(c, g));
     CHECK_OK(cloth_set_self_collision(c, thick));
     CHECK_OK(cloth_set_self_friction(c, mu));
-    /* the pieces are not joined: no tethers from the patch to the floor's pins */
-    CHECK_OK(cloth_set_tethers(c, 0.0f));
     /* settle onto the floor with the slope held off, then let go */
     const float down[3] = {0.0f, -9.81f, 0.0f};
     CHECK_OK(cloth_set_gravity(c, down));

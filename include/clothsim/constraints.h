@@ -46,7 +46,8 @@ extern "C" {
  * - Which pins: each free particle is tethered to the
  *   ::CLOTH_TETHERS_PER_PARTICLE pins nearest to it in the rest shape (ties
  *   go to the lower particle index); with at most that many pins, to all of
- *   them. The choice is remade at the next step after a pin is added
+ *   them. On a mesh of several pieces (no triangle joins them), only to pins
+ *   of its own piece: a piece with no pin has no tethers. The choice is remade at the next step after a pin is added
  *   (cloth_pin() on a free particle) or released (cloth_unpin()), in
  *   O(particles x pins) where a table is kept (below); moving a pin's target
  *   does not remake it.

@@ -73,19 +73,57 @@ static void free_table(cloth_t *cloth, struct cloth_tethers *t)
     cloth_mem_free(&cloth->alloc, t->pin, t->table_bytes);
     t->pin = NULL;
     t->rest = NULL;
+    t->piece = NULL;
     t->table_bytes = 0u;
+}
+
+/* The root of i's piece, halving the path on the way. */
+static uint32_t piece_root(uint32_t *parent, uint32_t i)
+{
+    while (parent[i] != i) {
+        parent[i] = parent[parent[i]];
+        i = parent[i];
+    }
+    return i;
+}
+
+/* A mesh's connected pieces: two particles are in one piece when triangles
+ * join them. Each particle gets the lowest index of its piece, so that
+ * tethers never join a particle to the pins of another piece (a mesh may
+ * hold several garments, or a patch laid on a sheet). */
+static void find_pieces(const cloth_t *cloth, uint32_t *piece)
+{
+    for (uint32_t i = 0; i < cloth->count; ++i) {
+        piece[i] = i;
+    }
+    for (uint32_t k = 0; k < 3u * cloth->tri_count; ++k) {
+        const uint32_t a = piece_root(piece, cloth->tris[k]);
+        const uint32_t b = piece_root(piece, cloth->tris[k % 3u == 2u ? k - 2u : k + 1u]);
+        if (a != b) {
+            piece[a > b ? a : b] = a < b ? a : b; /* the lower index stays the root */
+        }
+    }
+    for (uint32_t i = 0; i < cloth->count; ++i) {
+        piece[i] = piece_root(piece, i);
+    }
 }
 
 static cloth_status alloc_table(cloth_t *cloth, struct cloth_tethers *t)
 {
     const size_t slots = (size_t)K * cloth->count;
-    const size_t bytes = slots * (sizeof(uint32_t) + sizeof(float));
+    const size_t pieces = cloth->tris != NULL ? (size_t)cloth->count : 0u;
+    const size_t bytes = slots * (sizeof(uint32_t) + sizeof(float)) + pieces * sizeof(uint32_t);
     unsigned char *mem = cloth_mem_alloc(&cloth->alloc, bytes);
     if (mem == NULL) {
         return CLOTH_ERR_OUT_OF_MEMORY;
     }
     t->pin = (uint32_t *)(void *)mem;
     t->rest = (float *)(void *)(mem + slots * sizeof(uint32_t));
+    t->piece = NULL;
+    if (pieces > 0u) {
+        t->piece = (uint32_t *)(void *)(mem + slots * (sizeof(uint32_t) + sizeof(float)));
+        find_pieces(cloth, t->piece);
+    }
     t->table_bytes = bytes;
     return CLOTH_OK;
 }
@@ -232,13 +270,16 @@ static void insert_pin(uint32_t pin[K], float rest[K], uint32_t p, float d)
     rest[at] = d;
 }
 
-/* Particle i's K nearest pins among all of them, in index order. */
-static void nearest_pins(const cloth_t *cloth, uint32_t i, uint32_t pin[K], float rest[K])
+/* Particle i's K nearest pins among all of them in its piece, in index
+ * order. */
+static void nearest_pins(const cloth_t *cloth, const uint32_t *piece, uint32_t i, uint32_t pin[K], float rest[K])
 {
     cloth_tether_clear_list(pin, rest);
     for (uint32_t q = 0; q < cloth->pin_count; ++q) {
         const uint32_t p = cloth->pins[q].index;
-        insert_pin(pin, rest, p, rest_distance(cloth, i, p));
+        if (piece == NULL || piece[p] == piece[i]) {
+            insert_pin(pin, rest, p, rest_distance(cloth, i, p));
+        }
     }
     cloth_tether_order_by_index(pin, rest);
 }
@@ -252,7 +293,7 @@ static void rebuild(cloth_t *cloth, struct cloth_tethers *t)
         if (cloth->p.w[i] == 0.0f) {
             cloth_tether_clear_list(pin, rest); /* pinned, or of infinite mass: nothing moves it */
         } else {
-            nearest_pins(cloth, i, pin, rest);
+            nearest_pins(cloth, t->piece, i, pin, rest);
         }
     }
 }

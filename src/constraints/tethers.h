@@ -25,7 +25,8 @@ struct cloth_tethers {
     float scale;
     uint32_t *pin;      /* K per particle: particle index of a pin, NO_PIN after the last; NULL: no table */
     float *rest;        /* K per particle: rest distance to that pin, m */
-    size_t table_bytes; /* of the block pin and rest share */
+    uint32_t *piece;    /* a mesh's: per particle, the lowest index of its connected piece; NULL on a grid */
+    size_t table_bytes; /* of the block pin, rest and piece share */
 };
 
 /* Slack of "inside a ball", relative to its radius: a few float ulps of the
