@@ -70,7 +70,8 @@ extern "C" {
  *   in all): its rest distances follow from the rows and columns, and a
  *   quick float test per particle and pin skips the particles well inside
  *   their tethers. A mesh cloth, or a grid with more pins, keeps a table of
- *   each particle's pins and rest distances, 32 bytes per particle,
+ *   each particle's pins and rest distances, 32 bytes per particle (36 on a
+ *   mesh, with its piece),
  *   allocated when it becomes needed: here, or by the cloth_pin() (or
  *   cloth_load_state()) that takes a grid past that count, which then
  *   fails with ::CLOTH_ERR_OUT_OF_MEMORY if it cannot be allocated; it is
