@@ -256,6 +256,17 @@ static int32_t cell_of(float v, float inv)
     return !(c >= -1e9) ? (int32_t)-1000000000 : !(c <= 1e9) ? (int32_t)1000000000 : (int32_t)c;
 }
 
+/* Whether a cell is one of the clamped far ones of cell_of(). */
+static bool far_cell(const int32_t c[3])
+{
+    for (int k = 0; k < 3; ++k) {
+        if (c[k] <= -999999999 || c[k] >= 999999999) {
+            return true;
+        }
+    }
+    return false;
+}
+
 /* A power-of-two bucket count: cell (x, y, z) goes to bucket x + the
  * hash of its column (y, z), so that the three cells of a row, x - 1 to
  * x + 1, lie in three buckets in a row: one run of entries to read. */
@@ -525,6 +536,16 @@ static void fill_list(const cloth_t *cloth, cloth_self *s, const self_rest *rest
     const int32_t ci[3] = {cell_of(px, inv), cell_of(py, inv), cell_of(pz, inv)};
     uint32_t *list = s->list + (size_t)i * s->slots, k = 0u;
     uint32_t *faces = s->faces ? s->face_list + (size_t)i * s->face_slots : NULL, kf = 0u;
+    if (far_cell(ci)) {
+        /* a particle thrown a billion cells out (a step about to be
+         * refused) collides with nothing: the far cells would hold every
+         * such particle, and each would test all the others */
+        s->count[i] = 0u;
+        if (faces != NULL) {
+            s->face_count[i] = 0u;
+        }
+        return;
+    }
     uint32_t near[GATHER], m = 0u;
     float near_d2[GATHER];
     bool crowded = false;
