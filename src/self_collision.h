@@ -1,5 +1,6 @@
 /*
- * Self-collision (self_collision.c; the API in include/clothsim/constraints.h):
+ * Self-collision (self_collision.c, its settings in self_setup.c; the API in
+ * include/clothsim/constraints.h):
  * particle against particle within the cloth's thickness.
  */
 #ifndef CLOTHSIM_SRC_SELF_COLLISION_H
